@@ -1,0 +1,39 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "W8Trackr",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "w8", targets: ["w8"]),
+        .library(name: "W8Core", targets: ["W8Core"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // Pure domain: entries, units, goals, progress, milestones, settings. Foundation only, no I/O.
+        .target(name: "W8Core"),
+        // SQLite through GRDB. The only module that imports GRDB.
+        .target(name: "W8Store", dependencies: ["W8Core", .product(name: "GRDB", package: "GRDB.swift")]),
+        // libnotify's C API, through a small shim. Only W8Libnotify imports it.
+        .systemLibrary(name: "CLibnotify", pkgConfig: "libnotify", providers: [.apt(["libnotify-dev"])]),
+        // The NotificationSink that posts real desktop notifications through libnotify.
+        .target(name: "W8Libnotify", dependencies: ["W8Core", "CLibnotify"]),
+        // Test doubles and fixtures shipped as a real target (like swift-log's InMemoryLogHandler).
+        .target(name: "W8TestSupport", dependencies: ["W8Core", "W8Store"]),
+        // Application services: the tracker that ties store, rules and sink together, config file, XDG paths.
+        .target(name: "W8App", dependencies: ["W8Core", "W8Store"]),
+        // The composition root: the only place that reads the clock, the environment and XDG paths.
+        .executableTarget(
+            name: "w8",
+            dependencies: ["W8Core", "W8Store", "W8App", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        .testTarget(name: "W8CoreTests", dependencies: ["W8Core", "W8TestSupport"]),
+        .testTarget(name: "W8StoreTests", dependencies: ["W8Core", "W8Store", "W8TestSupport"]),
+        .testTarget(name: "W8CLITests", dependencies: ["W8Core", "W8TestSupport"]),
+        .testTarget(name: "W8LibnotifyTests", dependencies: ["W8Core", "W8Libnotify", "W8TestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

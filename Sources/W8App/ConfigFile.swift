@@ -1,0 +1,78 @@
+import Foundation
+import W8Core
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The human-editable settings file, `config.toml`.
+public struct ConfigFile: Sendable {
+    public let path: String
+
+    public init(path: String) { self.path = path }
+
+    /// The file's text, or nil when there is no file yet.
+    func text() throws -> String? {
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw AppError.config(path: path, message: "cannot be read")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw AppError.config(path: path, message: "is not UTF-8 text")
+        }
+        return text
+    }
+
+    /// The settings; defaults when the file does not exist. A malformed file is an error naming file and line.
+    public func load() throws -> Settings {
+        guard let text = try text() else { return Settings() }
+        do {
+            return try ConfigDocument(text: text).settings()
+        } catch let error as W8CoreError {
+            throw AppError.config(path: path, message: error.localizedDescription)
+        }
+    }
+
+    /// Sets one key from text typed by the person, keeping the file's comments, and returns the new settings.
+    @discardableResult
+    public func set(_ key: SettingKey, to text: String) throws -> Settings {
+        var settings = try load()
+        try key.apply(try key.parse(text), to: &settings)
+        let current = try self.text() ?? ConfigDocument.defaultText()
+        let document: ConfigDocument
+        do {
+            document = try ConfigDocument(text: current).setting(key, to: key.value(in: settings))
+        } catch let error as W8CoreError {
+            throw AppError.config(path: path, message: error.localizedDescription)
+        }
+        try write(document.text)
+        return settings
+    }
+
+    /// Writes the file atomically: a temporary file beside it, flushed, then renamed over it.
+    func write(_ text: String) throws {
+        let directory = (path as NSString).deletingLastPathComponent
+        do {
+            try FileManager.default.createDirectory(
+                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw AppError.config(path: directory, message: "cannot be created: \(error.localizedDescription)")
+        }
+        let temporary = path + ".tmp-\(getpid())"
+        let fd = open(temporary, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw AppError.config(path: temporary, message: String(cString: strerror(errno))) }
+        let bytes = Array(text.utf8)
+        let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+        let synced = fsync(fd)
+        close(fd)
+        guard written == bytes.count, synced == 0, rename(temporary, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            throw AppError.config(path: path, message: "cannot be written: \(reason)")
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import W8Core
+import W8Store
+
+/// What a change did, after its notification (if any) was posted.
+public struct TrackerOutcome: Sendable {
+    public var change: RecordedChange
+    /// The milestone whose notification really went out.
+    public var notified: MilestoneType?
+    /// Why a notification that should have gone out did not: one line for stderr.
+    public var warning: String?
+}
+
+/// Ties the store, the milestone rules and the notification sink together for one command.
+public struct Tracker: Sendable {
+    public let database: AppDatabase
+    public let sink: any NotificationSink
+    public let context: EvaluationContext
+
+    public init(database: AppDatabase, sink: any NotificationSink, context: EvaluationContext) {
+        self.database = database
+        self.sink = sink
+        self.context = context
+    }
+
+    public func add(_ entry: WeightEntry) throws -> TrackerOutcome {
+        deliver(try database.addEntry(entry, context: context))
+    }
+
+    public func edit(id: Int64, _ edit: (inout WeightEntry) throws -> Void) throws -> TrackerOutcome {
+        deliver(try database.updateEntry(id: id, context: context, edit))
+    }
+
+    public func remove(id: Int64) throws -> TrackerOutcome {
+        deliver(try database.removeEntry(id: id, context: context))
+    }
+
+    public func setGoal(_ weight: Weight, at date: Date) throws -> (goal: Goal, newJourney: Bool, outcome: TrackerOutcome) {
+        let (goal, newJourney, change) = try database.setGoal(weight, at: date, context: context)
+        return (goal, newJourney, deliver(change))
+    }
+
+    /// Posts the claimed notification; on failure the achievement is kept with notification sent = false.
+    func deliver(_ change: RecordedChange) -> TrackerOutcome {
+        guard let pending = change.pending else { return TrackerOutcome(change: change, notified: nil, warning: nil) }
+        do {
+            _ = try sink.post(pending.notification)
+            return TrackerOutcome(change: change, notified: pending.type, warning: nil)
+        } catch {
+            try? database.markNotification(achievementID: pending.achievementID, sent: false)
+            return TrackerOutcome(
+                change: change, notified: nil,
+                warning: "notification not shown (\(error.localizedDescription)); the milestone was recorded")
+        }
+    }
+}

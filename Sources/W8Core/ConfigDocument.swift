@@ -1,0 +1,167 @@
+import Foundation
+
+/// The text of `config.toml`: read into `Settings`, and edited one key at a time keeping the person's
+/// comments and layout.
+///
+/// It reads the part of TOML a settings file needs: comments, `[tables]`, dotted keys, strings, integers
+/// and booleans. Anything else is reported with its line number, never ignored.
+public struct ConfigDocument: Sendable, Equatable {
+    public private(set) var text: String
+
+    public init(text: String) { self.text = text }
+
+    /// A file with every key at its default, commented for the person who opens it.
+    public static func defaultText(for settings: Settings = Settings()) -> String {
+        var out = "# W8Trackr settings. Edit freely, or use `w8 config KEY VALUE`.\n"
+        var table: String?
+        for key in SettingKey.allCases {
+            let parts = key.rawValue.split(separator: ".", maxSplits: 1).map(String.init)
+            let section = parts.count == 2 ? parts[0] : nil
+            if section != table, let section {
+                out += "\n[\(section)]\n"
+                table = section
+            }
+            out += "# \(key.help)\n\(parts.last!) = \(key.value(in: settings).tomlLiteral)\n"
+        }
+        return out
+    }
+
+    struct Line {
+        var number: Int
+        var table: String
+        /// The full dotted key and value of a `key = value` line.
+        var key: String?
+        var value: SettingValue?
+    }
+
+    /// Parses every line; throws `W8CoreError.configSyntax` naming the first bad line.
+    func lines() throws -> [Line] {
+        var result: [Line] = []
+        var table = ""
+        var seen = Set<String>()
+        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let number = index + 1
+            func fail(_ message: String) -> W8CoreError { .configSyntax(line: number, message: message) }
+            var line = Substring(raw)
+            if line.hasSuffix("\r") { line = line.dropLast() }
+            let content = line.trimmingCharacters(in: .whitespaces)
+            if content.isEmpty || content.hasPrefix("#") {
+                result.append(Line(number: number, table: table))
+                continue
+            }
+            if content.hasPrefix("[") {
+                guard !content.hasPrefix("[["), let m = content.wholeMatch(of: #/\[\s*([A-Za-z0-9_.-]+)\s*\]\s*(#.*)?/#)
+                else { throw fail("'\(content)' is not a table header TOML settings use, such as [summary]") }
+                table = String(m.1)
+                result.append(Line(number: number, table: table))
+                continue
+            }
+            guard let eq = content.firstIndex(of: "=") else { throw fail("expected 'key = value', found '\(content)'") }
+            let keyText = content[..<eq].trimmingCharacters(in: .whitespaces)
+            guard keyText.wholeMatch(of: #/[A-Za-z0-9_-]+(\s*\.\s*[A-Za-z0-9_-]+)*/#) != nil else {
+                throw fail("'\(keyText)' is not a key")
+            }
+            let leaf = keyText.split(separator: ".").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ".")
+            let key = table.isEmpty ? leaf : table + "." + leaf
+            guard seen.insert(key).inserted else { throw fail("key '\(key)' is set twice") }
+            let value = try Self.value(content[content.index(after: eq)...], fail: fail)
+            result.append(Line(number: number, table: table, key: key, value: value))
+        }
+        return result
+    }
+
+    static func value(_ text: Substring, fail: (String) -> W8CoreError) throws -> SettingValue {
+        let text = text.trimmingCharacters(in: .whitespaces)
+        if text.isEmpty { throw fail("expected a value after '='") }
+        var literal = text
+        var rest = ""
+        let value: SettingValue
+        if let quote = text.first, quote == "\"" || quote == "'" {
+            var out = ""
+            var escaped = false
+            var end: String.Index?
+            var i = text.index(after: text.startIndex)
+            while i < text.endIndex {
+                let c = text[i]
+                if quote == "\"" && escaped {
+                    switch c {
+                    case "n": out.append("\n")
+                    case "t": out.append("\t")
+                    case "\"", "\\": out.append(c)
+                    default: throw fail("unknown escape '\\\(c)' in \(text)")
+                    }
+                    escaped = false
+                } else if quote == "\"" && c == "\\" {
+                    escaped = true
+                } else if c == quote {
+                    end = i
+                    break
+                } else {
+                    out.append(c)
+                }
+                i = text.index(after: i)
+            }
+            guard let end else { throw fail("string \(text) is not closed") }
+            value = .string(out)
+            rest = String(text[text.index(after: end)...])
+        } else {
+            if let hash = text.firstIndex(of: "#") {
+                literal = text[..<hash].trimmingCharacters(in: .whitespaces)
+                rest = String(text[hash...])
+            }
+            switch literal {
+            case "true": value = .bool(true)
+            case "false": value = .bool(false)
+            default:
+                guard literal.wholeMatch(of: #/[+-]?[0-9](_?[0-9])*/#) != nil,
+                    let i = Int(literal.replacingOccurrences(of: "_", with: ""))
+                else { throw fail("'\(literal)' is not a value settings use: a \"string\", a whole number, true or false") }
+                value = .integer(i)
+            }
+        }
+        let trailing = rest.trimmingCharacters(in: .whitespaces)
+        guard trailing.isEmpty || trailing.hasPrefix("#") else { throw fail("unexpected '\(trailing)' after the value") }
+        return value
+    }
+
+    /// The settings the file describes; keys it does not set keep their defaults.
+    public func settings() throws -> Settings {
+        var settings = Settings()
+        for line in try lines() {
+            guard let key = line.key, let value = line.value else { continue }
+            guard let setting = SettingKey(rawValue: key) else {
+                throw W8CoreError.configSyntax(line: line.number, message: "unknown key '\(key)'")
+            }
+            do {
+                try setting.apply(value, to: &settings)
+            } catch let error as W8CoreError {
+                throw W8CoreError.configSyntax(line: line.number, message: error.localizedDescription)
+            }
+        }
+        return settings
+    }
+
+    /// The document with `key` set to `value`: the line that sets it is rewritten, or a line is added to its table.
+    public func setting(_ key: SettingKey, to value: SettingValue) throws -> ConfigDocument {
+        let parsed = try lines()
+        var rows = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let parts = key.rawValue.split(separator: ".", maxSplits: 1).map(String.init)
+        let table = parts.count == 2 ? parts[0] : ""
+        let leaf = parts.last!
+        if let line = parsed.first(where: { $0.key == key.rawValue }) {
+            let row = rows[line.number - 1]
+            let indent = row.prefix { $0 == " " || $0 == "\t" }
+            let keyPart = row.drop { $0 == " " || $0 == "\t" }.prefix { $0 != "=" }.trimmingCharacters(in: .whitespaces)
+            rows[line.number - 1] = "\(indent)\(keyPart) = \(value.tomlLiteral)"
+        } else if let last = parsed.last(where: { $0.table == table && ($0.key != nil || !table.isEmpty) }) {
+            rows.insert("\(leaf) = \(value.tomlLiteral)", at: last.number)
+        } else if table.isEmpty {
+            let firstTable = parsed.first { !$0.table.isEmpty }.map { $0.number - 1 } ?? rows.count
+            rows.insert("\(leaf) = \(value.tomlLiteral)", at: firstTable)
+        } else {
+            if rows.last == "" { rows.removeLast() }
+            rows += ["", "[\(table)]", "\(leaf) = \(value.tomlLiteral)", ""]
+        }
+        return ConfigDocument(text: rows.joined(separator: "\n"))
+    }
+}

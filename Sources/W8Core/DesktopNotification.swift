@@ -1,0 +1,76 @@
+import Foundation
+
+/// How urgent a notification is, as the freedesktop notification spec defines it.
+public enum NotificationUrgency: UInt8, Sendable, Codable {
+    case low = 0
+    case normal = 1
+    case critical = 2
+}
+
+/// What a notification is about, as a vendor category of the freedesktop spec (`x-vendor.class.name`).
+public enum NotificationCategory: String, Sendable, Codable, CaseIterable {
+    case milestone = "x-w8trackr.milestone"
+    case summary = "x-w8trackr.summary"
+    case reminder = "x-w8trackr.reminder"
+}
+
+/// How long the server keeps a notification on screen.
+public enum NotificationExpiry: Sendable, Equatable {
+    /// The server's default.
+    case serverDefault
+    /// Stays until the person dismisses it, where the server supports persistence.
+    case never
+    case milliseconds(Int32)
+}
+
+/// A desktop notification, independent of how it is delivered.
+///
+/// Named so as not to clash with Foundation's `Notification`.
+public struct DesktopNotification: Sendable, Equatable {
+    /// A stable key for notifications that replace each other, such as "reminder.weigh-in".
+    public var key: String
+    public var title: String
+    /// Plain text: the sink escapes it for servers that read markup.
+    public var body: String
+    public var urgency: NotificationUrgency
+    public var category: NotificationCategory
+    /// A themed icon name; sinks fall back to a stock icon when it is not installed.
+    public var icon: String
+    public var expiry: NotificationExpiry
+    /// The server id of an earlier notification that this one replaces.
+    public var replacesID: UInt32?
+    /// A file to show as the notification's image, where the server supports images.
+    public var imagePath: String?
+
+    public static let appName = "W8Trackr"
+    public static let iconName = "w8trackr"
+    public static let desktopEntry = "w8trackr"
+
+    public init(
+        key: String, title: String, body: String, urgency: NotificationUrgency = .normal,
+        category: NotificationCategory, icon: String = DesktopNotification.iconName,
+        expiry: NotificationExpiry = .serverDefault, replacesID: UInt32? = nil, imagePath: String? = nil
+    ) {
+        self.key = key
+        self.title = title
+        self.body = body
+        self.urgency = urgency
+        self.category = category
+        self.icon = icon
+        self.expiry = expiry
+        self.replacesID = replacesID
+        self.imagePath = imagePath
+    }
+
+    /// The freedesktop/HIG limits for a readable notification (`001_*`).
+    public static let maxTitleLength = 50
+    public static let maxBodyLength = 150
+}
+
+/// Something that can show notifications to the person: libnotify on a desktop, memory in tests.
+public protocol NotificationSink: Sendable {
+    /// Shows `notification` and returns the server's id for it, to replace or close it later.
+    func post(_ notification: DesktopNotification) throws -> UInt32
+    /// Closes a notification shown earlier, by its server id.
+    func close(id: UInt32) throws
+}

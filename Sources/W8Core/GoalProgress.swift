@@ -1,0 +1,57 @@
+import Foundation
+
+/// Progress toward a goal, computed in the preferred unit (FR-001, FR-002, FR-011). Never persisted.
+public struct GoalProgress: Sendable, Equatable {
+    public let unit: WeightUnit
+    public let start: Double
+    public let current: Double
+    public let goal: Double
+
+    /// Tolerance for comparisons, so that 25% computed through a unit conversion still counts as 25%.
+    static let epsilon = 1e-9
+
+    public init(start: Weight, current: Weight, goal: Weight, unit: WeightUnit) {
+        self.unit = unit
+        self.start = start.value(in: unit)
+        self.current = current.value(in: unit)
+        self.goal = goal.value(in: unit)
+    }
+
+    /// (start − current) / (start − goal) × 100, the same for losing and gaining; nil when start equals goal.
+    public var percent: Double? {
+        let total = start - goal
+        guard abs(total) > GoalProgress.epsilon else { return nil }
+        return (start - current) / total * 100
+    }
+
+    /// Whether the journey is toward a lower weight.
+    public var isLosing: Bool { goal < start }
+
+    /// How far the current weight is from the goal, always positive.
+    public var distanceToGoal: Double { abs(current - goal) }
+
+    /// How much has been lost (or gained, for a gain goal) since the start; negative when moving away.
+    public var changeSoFar: Double { isLosing ? start - current : current - start }
+
+    /// Within 5 lb / 2.5 kg of the goal and not there yet (FR-004).
+    public var isApproaching: Bool {
+        guard let percent else { return false }
+        return isWithinApproachingDistance && percent < 100 - GoalProgress.epsilon
+    }
+
+    public var isWithinApproachingDistance: Bool {
+        distanceToGoal <= unit.approachingDistance + GoalProgress.epsilon
+    }
+
+    /// Whether the progress milestone `type` is reached by this progress.
+    public func reaches(_ type: MilestoneType) -> Bool {
+        guard let threshold = type.threshold, let percent else { return false }
+        return percent >= threshold - GoalProgress.epsilon
+    }
+
+    /// The next progress milestone not yet reached by the numbers, or nil when the goal is reached.
+    public var nextMilestone: MilestoneType? {
+        guard percent != nil else { return nil }
+        return MilestoneType.progressMilestones.first { !reaches($0) }
+    }
+}

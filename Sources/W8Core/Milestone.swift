@@ -1,0 +1,74 @@
+import Foundation
+
+/// The events on the way to a goal, ranked 25 < 50 < 75 < approaching < 100 (rule 5).
+public enum MilestoneType: String, Sendable, CaseIterable, Codable, Comparable, Hashable {
+    case quarter = "25"
+    case half = "50"
+    case threeQuarters = "75"
+    case approaching = "approaching"
+    case complete = "100"
+
+    /// The progress at which the milestone is reached; nil for approaching, which is about distance.
+    public var threshold: Double? {
+        switch self {
+        case .quarter: 25
+        case .half: 50
+        case .threeQuarters: 75
+        case .complete: 100
+        case .approaching: nil
+        }
+    }
+
+    /// Milestones that are reached by progress, in order.
+    public static let progressMilestones: [MilestoneType] = [.quarter, .half, .threeQuarters, .complete]
+
+    public var rank: Int { MilestoneType.allCases.firstIndex(of: self)! }
+
+    public static func < (lhs: MilestoneType, rhs: MilestoneType) -> Bool { lhs.rank < rhs.rank }
+
+    public var displayName: String {
+        switch self {
+        case .quarter: "25% progress"
+        case .half: "Halfway there"
+        case .threeQuarters: "75% progress"
+        case .complete: "Goal achieved"
+        case .approaching: "Approaching goal"
+        }
+    }
+}
+
+/// A milestone that was reached, recorded whether or not a notification went out (FR-008).
+public struct MilestoneAchievement: Sendable, Equatable, Identifiable {
+    public var id: Int64?
+    public var type: MilestoneType
+    public var dateAchieved: Date
+    /// Weights in `unit`, the preferred unit when it was achieved.
+    public var weight: Double
+    public var goalWeight: Double
+    public var startWeight: Double
+    public var unit: WeightUnit
+    public var progressPercent: Double
+    public var notificationSent: Bool
+
+    public init(
+        id: Int64? = nil, type: MilestoneType, dateAchieved: Date, weight: Double, goalWeight: Double,
+        startWeight: Double, unit: WeightUnit, progressPercent: Double, notificationSent: Bool
+    ) {
+        self.id = id
+        self.type = type
+        self.dateAchieved = dateAchieved
+        self.weight = weight
+        self.goalWeight = goalWeight
+        self.startWeight = startWeight
+        self.unit = unit
+        self.progressPercent = progressPercent
+        self.notificationSent = notificationSent
+    }
+
+    public init(type: MilestoneType, progress: GoalProgress, at date: Date, notificationSent: Bool) {
+        self.init(
+            type: type, dateAchieved: date, weight: progress.current, goalWeight: progress.goal,
+            startWeight: progress.start, unit: progress.unit, progressPercent: progress.percent ?? 0,
+            notificationSent: notificationSent)
+    }
+}

@@ -1,0 +1,258 @@
+import Foundation
+import GRDB
+import W8Core
+
+/// What an evaluation needs from outside: the moment, the person's calendar and their settings.
+public struct EvaluationContext: Sendable {
+    public var now: Date
+    public var calendar: Calendar
+    public var settings: Settings
+
+    public init(now: Date, calendar: Calendar, settings: Settings) {
+        self.now = now
+        self.calendar = calendar
+        self.settings = settings
+    }
+}
+
+/// A notification the rules decided to send, already claimed in the store as sent.
+public struct PendingNotification: Sendable, Equatable {
+    public var achievementID: Int64
+    public var type: MilestoneType
+    public var notification: DesktopNotification
+}
+
+/// What a change to the data did to the goal journey.
+public struct RecordedChange: Sendable {
+    /// The entry that was added, edited or removed.
+    public var entry: WeightEntry?
+    public var evaluation: MilestoneEvaluation
+    /// Achievements recorded by this change.
+    public var achievements: [MilestoneAchievement]
+    public var pending: PendingNotification?
+    public var snapshot: ProgressSnapshot
+}
+
+/// The W8Trackr database: it owns the schema and offers reads and writes named after what they do.
+public struct AppDatabase: Sendable {
+    private let writer: any DatabaseWriter
+    public let path: String
+
+    /// Opens (creating and migrating if needed) the database at `path`.
+    ///
+    /// The directory is made 0700 and the file 0600. Creation and migration hold an `flock` on a sibling
+    /// `.lock` file, so processes that start together do not race. A database from a newer schema is refused
+    /// before anything is written to it.
+    public static func open(at path: String) throws -> AppDatabase {
+        let directory = (path as NSString).deletingLastPathComponent
+        try PrivateFiles.ensureDirectory(directory.isEmpty ? "." : directory)
+        return try PrivateFiles.withLock(path + ".lock") {
+            try PrivateFiles.ensureFile(path)
+            do {
+                var config = Configuration()
+                config.busyMode = .timeout(30)
+                let pool = try DatabasePool(path: path, configuration: config)
+                if try pool.read({ try migrator.hasBeenSuperseded($0) }) {
+                    throw StoreError.newerSchema(path: path)
+                }
+                try migrator.migrate(pool)
+                // GRDB sets synchronous=NORMAL after prepareDatabase; FULL makes every commit durable.
+                try pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = FULL") }
+                return AppDatabase(writer: pool, path: path)
+            } catch let error as DatabaseError {
+                throw StoreError.database(path: path, message: error.message ?? error.description)
+            }
+        }
+    }
+
+    private init(writer: any DatabaseWriter, path: String) {
+        self.writer = writer
+        self.path = path
+    }
+
+    private func write<T>(_ body: (Database) throws -> T) throws -> T {
+        do { return try writer.write(body) } catch let error as DatabaseError {
+            throw StoreError.database(path: path, message: error.message ?? error.description)
+        }
+    }
+
+    private func read<T>(_ body: (Database) throws -> T) throws -> T {
+        do { return try writer.read(body) } catch let error as DatabaseError {
+            throw StoreError.database(path: path, message: error.message ?? error.description)
+        }
+    }
+
+    // MARK: Entries
+
+    /// Records a weigh-in and evaluates the milestones, in one transaction.
+    public func addEntry(_ entry: WeightEntry, context: EvaluationContext) throws -> RecordedChange {
+        try write { db in
+            var record = EntryRecord(entry, createdAt: context.now)
+            record.id = nil
+            try record.insert(db)
+            return try evaluate(db, context: context, rearm: true, entry: record.entry)
+        }
+    }
+
+    /// Changes an entry and re-evaluates: an edit can be a regression.
+    public func updateEntry(
+        id: Int64, context: EvaluationContext, _ edit: (inout WeightEntry) throws -> Void
+    ) throws -> RecordedChange {
+        try write { db in
+            guard let found = try EntryRecord.fetchOne(db, key: id) else { throw StoreError.entryNotFound(id) }
+            var entry = found.entry
+            try edit(&entry)
+            entry.id = id
+            var record = EntryRecord(entry, createdAt: found.createdAt)
+            try record.update(db)
+            record.id = id
+            return try evaluate(db, context: context, rearm: true, entry: record.entry)
+        }
+    }
+
+    /// Removes an entry and re-evaluates: a removal can be a regression.
+    public func removeEntry(id: Int64, context: EvaluationContext) throws -> RecordedChange {
+        try write { db in
+            guard let found = try EntryRecord.fetchOne(db, key: id) else { throw StoreError.entryNotFound(id) }
+            try found.delete(db)
+            return try evaluate(db, context: context, rearm: true, entry: found.entry)
+        }
+    }
+
+    /// Entries newest first.
+    public func entries(limit: Int? = nil) throws -> [WeightEntry] {
+        try read { db in
+            try EntryRecord.order(EntryRecord.newestFirst).limit(limit ?? -1).fetchAll(db).map(\.entry)
+        }
+    }
+
+    public func entryCount() throws -> Int {
+        try read { db in try EntryRecord.fetchCount(db) }
+    }
+
+    // MARK: Goal
+
+    public func goal() throws -> Goal? {
+        try read { db in try GoalRecord.fetchOne(db)?.goal }
+    }
+
+    /// Sets the goal (FR-009): a change of more than 10% begins a new journey with every milestone re-armed;
+    /// a smaller one keeps the journey, and achieved milestones are not notified again because of it.
+    public func setGoal(_ weight: Weight, at date: Date, context: EvaluationContext) throws -> (
+        goal: Goal, newJourney: Bool, change: RecordedChange
+    ) {
+        try write { db in
+            let previous = try GoalRecord.fetchOne(db)?.goal
+            let (goal, newJourney) = Goal.setting(weight, at: date, previous: previous)
+            try GoalRecord(goal).save(db)
+            if newJourney { try MilestoneStateRecord.deleteAll(db) }
+            let change = try evaluate(db, context: context, rearm: newJourney, entry: nil)
+            return (goal, newJourney, change)
+        }
+    }
+
+    /// Removes the goal; milestones stop until a goal is set again (rule 8).
+    @discardableResult
+    public func clearGoal() throws -> Bool {
+        try write { db in
+            try MilestoneStateRecord.deleteAll(db)
+            return try GoalRecord.deleteAll(db) > 0
+        }
+    }
+
+    // MARK: Progress and milestones
+
+    /// The current, start and goal weights that progress is computed from. Indexed look-ups only.
+    public func snapshot(unit: WeightUnit) throws -> ProgressSnapshot {
+        try read { db in try snapshot(db, unit: unit) }
+    }
+
+    /// Every achievement, newest first.
+    public func achievements() throws -> [MilestoneAchievement] {
+        try read { db in
+            try AchievementRecord.order(AchievementRecord.Columns.dateAchieved.desc, AchievementRecord.Columns.id.desc)
+                .fetchAll(db).map(\.achievement)
+        }
+    }
+
+    /// Records whether the notification claimed for an achievement really went out.
+    public func markNotification(achievementID: Int64, sent: Bool) throws {
+        try write { db in
+            try AchievementRecord.filter(key: achievementID)
+                .updateAll(db, AchievementRecord.Columns.notificationSent.set(to: sent))
+        }
+    }
+
+    // MARK: Notification slots
+
+    /// The server id of the notification last shown for `key`, if it is still recorded.
+    public func notificationID(forKey key: String) throws -> UInt32? {
+        try read { db in try NotificationSlotRecord.fetchOne(db, key: key).map { UInt32(truncatingIfNeeded: $0.serverId) } }
+    }
+
+    public func setNotificationID(_ id: UInt32?, forKey key: String, at date: Date) throws {
+        try write { db in
+            if let id {
+                try NotificationSlotRecord(key: key, serverId: Int64(id), postedAt: date).save(db)
+            } else {
+                _ = try NotificationSlotRecord.deleteOne(db, key: key)
+            }
+        }
+    }
+
+    // MARK: Internals
+
+    private func snapshot(_ db: Database, unit: WeightUnit) throws -> ProgressSnapshot {
+        let current = try EntryRecord.order(EntryRecord.newestFirst).fetchOne(db)?.entry
+        let goal = try GoalRecord.fetchOne(db)?.goal
+        var start: WeightEntry?
+        if let goal {
+            let t = goal.journeyStartedAt
+            let before = try EntryRecord.filter(EntryRecord.Columns.date <= t).order(EntryRecord.newestFirst).fetchOne(db)
+            let after =
+                before == nil
+                ? try EntryRecord.filter(EntryRecord.Columns.date > t)
+                    .order(EntryRecord.Columns.date, EntryRecord.Columns.id).fetchOne(db) : nil
+            start = Goal.startEntry(latestAtOrBefore: before?.entry, firstAfter: after?.entry)
+        }
+        return ProgressSnapshot(unit: unit, current: current, start: start, goal: goal)
+    }
+
+    private func evaluate(_ db: Database, context: EvaluationContext, rearm: Bool, entry: WeightEntry?) throws
+        -> RecordedChange
+    {
+        let snapshot = try snapshot(db, unit: context.settings.unit)
+        let achieved = Set(try MilestoneStateRecord.fetchAll(db).map(\.type))
+        var notifiedToday: MilestoneType?
+        if let today = context.calendar.dateInterval(of: .day, for: context.now) {
+            let col = AchievementRecord.Columns.self
+            notifiedToday = try AchievementRecord
+                .filter(col.dateAchieved >= today.start && col.dateAchieved < today.end && col.notificationSent)
+                .fetchAll(db).map(\.type).max()
+        }
+        let evaluation = MilestoneEvaluator.evaluate(
+            progress: snapshot.progress, achieved: achieved, preferences: context.settings.notifications,
+            notifiedToday: notifiedToday, rearm: rearm)
+        for type in evaluation.rearmed { _ = try MilestoneStateRecord.deleteOne(db, key: type.rawValue) }
+        var recorded: [MilestoneAchievement] = []
+        var pending: PendingNotification?
+        if let progress = snapshot.progress {
+            for type in evaluation.newlyAchieved {
+                try MilestoneStateRecord(type: type).save(db)
+                // The notification is claimed as sent inside the transaction, so a concurrent evaluation
+                // sees it; the caller clears the flag if posting fails.
+                let notify = type == evaluation.notify
+                var record = AchievementRecord(
+                    MilestoneAchievement(type: type, progress: progress, at: context.now, notificationSent: notify))
+                try record.insert(db)
+                recorded.append(record.achievement)
+                if notify, let id = record.id {
+                    pending = PendingNotification(
+                        achievementID: id, type: type, notification: .milestone(type, progress: progress))
+                }
+            }
+        }
+        return RecordedChange(
+            entry: entry, evaluation: evaluation, achievements: recorded, pending: pending, snapshot: snapshot)
+    }
+}

@@ -1,0 +1,49 @@
+import GRDB
+
+extension AppDatabase {
+    /// The schema, one migration per shipped version. A shipped migration is never changed, and it names
+    /// tables and columns as strings, never through app types.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.create(table: "entry") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("date", .datetime).notNull()
+                t.column("weight", .double).notNull().check { $0 > 0 }
+                t.column("unit", .text).notNull().check { ["lb", "kg"].contains($0) }
+                t.column("note", .text)
+                t.column("body_fat_percent", .double)
+                t.column("created_at", .datetime).notNull()
+            }
+            try db.create(index: "entry_on_date", on: "entry", columns: ["date", "id"])
+            try db.create(table: "goal") { t in
+                t.primaryKey("id", .integer).check { $0 == 1 }
+                t.column("weight", .double).notNull()
+                t.column("unit", .text).notNull()
+                t.column("set_at", .datetime).notNull()
+                t.column("journey_started_at", .datetime).notNull()
+            }
+            try db.create(table: "achievement") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("type", .text).notNull()
+                t.column("date_achieved", .datetime).notNull()
+                t.column("weight", .double).notNull()
+                t.column("goal_weight", .double).notNull()
+                t.column("start_weight", .double).notNull()
+                t.column("unit", .text).notNull()
+                t.column("progress_percent", .double).notNull()
+                t.column("notification_sent", .boolean).notNull()
+            }
+            try db.create(index: "achievement_on_date", on: "achievement", columns: ["date_achieved"])
+            try db.create(table: "milestone_state") { t in
+                t.primaryKey("type", .text)
+            }
+            try db.create(table: "notification_slot") { t in
+                t.primaryKey("key", .text)
+                t.column("server_id", .integer).notNull()
+                t.column("posted_at", .datetime).notNull()
+            }
+        }
+        return migrator
+    }
+}

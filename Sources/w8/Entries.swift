@@ -1,0 +1,157 @@
+import ArgumentParser
+import Foundation
+import W8App
+import W8Core
+
+extension W8 {
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Log a weigh-in; celebrates the goal milestones it reaches.",
+            discussion: "Examples: w8 add 182.4 · w8 add 82,5kg --date 2026-11-20T07:30 --note 'after run'")
+
+        @Argument(help: "The weight: 182.4, 82,5 or with a unit, 82.5kg or 182lb.")
+        var weight: String
+
+        @Option(help: "Unit of the weight (default: the preferred unit).")
+        var unit: WeightUnit?
+
+        @Option(help: "When you weighed: YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS] or ISO 8601 with offset (default: now).")
+        var date: String?
+
+        @Option(help: "A note, up to 500 characters.")
+        var note: String?
+
+        @Option(name: .customLong("body-fat"), help: "Body fat percentage, 2 to 75.")
+        var bodyFat: String?
+
+        @OptionGroup var output: OutputOptions
+
+        func run() throws {
+            let runtime = Runtime()
+            let settings = try runtime.settings()
+            let entry = WeightEntry(
+                weight: try WeightInput.weight(weight, unit: unit, defaultUnit: settings.unit),
+                date: try runtime.parseDate(date),
+                note: try WeightInput.note(note),
+                bodyFatPercent: try bodyFat.map(WeightInput.bodyFat))
+            let outcome = try runtime.tracker(settings: settings).add(entry)
+            report(outcome, verb: "Logged", runtime: runtime, settings: settings, json: output.json)
+        }
+    }
+
+    struct Edit: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Change a logged entry; milestones are evaluated again.",
+            discussion: "Example: w8 edit 12 --weight 181.9 --note 'scale was off'")
+
+        @Argument(help: "The entry's id, as 'w8 log' shows it.")
+        var id: Int64
+
+        @Option(help: "The new weight: 182.4, 82,5 or 82.5kg.")
+        var weight: String?
+
+        @Option(help: "Unit of --weight (default: the preferred unit).")
+        var unit: WeightUnit?
+
+        @Option(help: "The new date: YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS] or ISO 8601 with offset.")
+        var date: String?
+
+        @Option(help: "The new note (an empty string removes it).")
+        var note: String?
+
+        @Option(name: .customLong("body-fat"), help: "The new body fat percentage, 2 to 75 (empty removes it).")
+        var bodyFat: String?
+
+        @OptionGroup var output: OutputOptions
+
+        func validate() throws {
+            if weight == nil, date == nil, note == nil, bodyFat == nil {
+                throw ValidationError("nothing to change: give --weight, --date, --note or --body-fat")
+            }
+            if unit != nil, weight == nil { throw ValidationError("--unit goes with --weight") }
+        }
+
+        func run() throws {
+            let runtime = Runtime()
+            let settings = try runtime.settings()
+            let newWeight = try weight.map { try WeightInput.weight($0, unit: unit, defaultUnit: settings.unit) }
+            let newDate = try date.map { try runtime.parseDate($0) }
+            let newNote = try note.map { try WeightInput.note($0) }
+            let newBodyFat = try bodyFat.map { $0.isEmpty ? nil : try WeightInput.bodyFat($0) }
+            let outcome = try runtime.tracker(settings: settings).edit(id: id) { entry in
+                if let newWeight { entry.weight = newWeight }
+                if let newDate { entry.date = newDate }
+                if let newNote { entry.note = newNote }
+                if let newBodyFat { entry.bodyFatPercent = newBodyFat }
+            }
+            report(outcome, verb: "Updated", runtime: runtime, settings: settings, json: output.json)
+        }
+    }
+
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "rm", abstract: "Remove a logged entry; milestones are evaluated again.",
+            discussion: "Example: w8 rm 12")
+
+        @Argument(help: "The entry's id, as 'w8 log' shows it.")
+        var id: Int64
+
+        @OptionGroup var output: OutputOptions
+
+        func run() throws {
+            let runtime = Runtime()
+            let settings = try runtime.settings()
+            let outcome = try runtime.tracker(settings: settings).remove(id: id)
+            report(outcome, verb: "Removed", runtime: runtime, settings: settings, json: output.json)
+        }
+    }
+
+    struct Log: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show logged weights, newest first.", discussion: "Example: w8 log --limit 7")
+
+        @Option(help: "Show at most this many entries.")
+        var limit: Int?
+
+        @OptionGroup var output: OutputOptions
+
+        func validate() throws {
+            if let limit, limit < 1 { throw ValidationError("--limit '\(limit)' must be 1 or more") }
+        }
+
+        func run() throws {
+            let runtime = Runtime()
+            let settings = try runtime.settings()
+            let entries = try runtime.database().entries(limit: limit)
+            let present = Presenter(unit: settings.unit, dates: runtime.dates)
+            if output.json { return emit(.array(entries.map(present.entryJSON))) }
+            if entries.isEmpty { return print("No weigh-ins yet. Log one with 'w8 add 182.4'.") }
+            for entry in entries {
+                var line = String(format: "%5lld  ", entry.id ?? 0) + runtime.dates.short(entry.date) + "  "
+                line += present.weight(entry.weight)
+                if let fat = entry.bodyFatPercent { line += "  \(Weight.decimal(fat))% fat" }
+                if let note = entry.note { line += "  \(note)" }
+                print(line)
+            }
+        }
+    }
+}
+
+/// Prints what an add, edit or removal did, and the warning if its notification could not be shown.
+func report(_ outcome: TrackerOutcome, verb: String, runtime: Runtime, settings: Settings, json: Bool) {
+    let present = Presenter(unit: settings.unit, dates: runtime.dates)
+    if let warning = outcome.warning { warn(warning) }
+    if json {
+        return emit(
+            .object([
+                ("entry", outcome.change.entry.map(present.entryJSON) ?? .null),
+                ("achieved", .array(outcome.change.achievements.map { .string($0.type.rawValue) })),
+                ("notified", JSON.string(outcome.notified?.rawValue)),
+            ]))
+    }
+    if let entry = outcome.change.entry {
+        print("\(verb) \(present.weight(entry.weight)) on \(runtime.dates.short(entry.date)) (entry \(entry.id ?? 0)).")
+    }
+    for line in present.milestoneLines(outcome) { print(line) }
+    if let line = present.progressLine(outcome.change.snapshot) { print(line) }
+}

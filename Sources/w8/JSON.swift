@@ -1,0 +1,57 @@
+import Foundation
+
+/// A JSON value that keeps its keys in the order the CLI contract lists them.
+enum JSON {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case integer(Int64)
+    case string(String)
+    case array([JSON])
+    case object([(String, JSON)])
+
+    /// A weight or percentage: rounded to one decimal, or null.
+    static func decimal(_ value: Double?) -> JSON {
+        guard let value else { return .null }
+        let rounded = (value * 10).rounded() / 10
+        return .number(rounded == 0 ? 0 : rounded)
+    }
+
+    static func string(_ value: String?) -> JSON { value.map { .string($0) } ?? .null }
+
+    func rendered(indent: String = "") -> String {
+        let inner = indent + "  "
+        switch self {
+        case .null: return "null"
+        case .bool(let b): return b ? "true" : "false"
+        case .integer(let i): return String(i)
+        case .number(let d):
+            return d == d.rounded() && abs(d) < 1e15 ? String(format: "%.1f", d) : String(describing: d)
+        case .string(let s): return JSON.quote(s)
+        case .array(let items):
+            if items.isEmpty { return "[]" }
+            return "[\n" + items.map { inner + $0.rendered(indent: inner) }.joined(separator: ",\n") + "\n\(indent)]"
+        case .object(let pairs):
+            if pairs.isEmpty { return "{}" }
+            return "{\n"
+                + pairs.map { inner + JSON.quote($0.0) + ": " + $0.1.rendered(indent: inner) }.joined(separator: ",\n")
+                + "\n\(indent)}"
+        }
+    }
+
+    static func quote(_ s: String) -> String {
+        var out = "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+}

@@ -1,0 +1,93 @@
+import ArgumentParser
+import Foundation
+import W8App
+import W8Core
+import W8Store
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+@main
+struct W8: ParsableCommand {
+    static let version = "0.1.0"
+
+    static let configuration = CommandConfiguration(
+        commandName: "w8",
+        abstract: "Track your weight and get desktop notifications at your goal's milestones.",
+        discussion: """
+            Data: $XDG_DATA_HOME/w8trackr/w8trackr.sqlite. Settings: $XDG_CONFIG_HOME/w8trackr/config.toml.
+            Exit codes: 0 success, 64 usage error, 65 bad data, 73 cannot create a file, 74 database error, \
+            78 bad config file.
+            """,
+        version: version,
+        subcommands: [Add.self, Goal.self, Status.self, Log.self, Edit.self, Remove.self, Milestones.self, Config.self]
+    )
+
+    /// Runs the command and turns every error into one line on stderr and a sysexits(3) code.
+    static func main() {
+        umask(0o077)
+        do {
+            var command = try parseAsRoot(Self.arguments(CommandLine.arguments.dropFirst()))
+            try command.run()
+        } catch {
+            fail(error)
+        }
+    }
+
+    /// Moves a negative number such as `-5` behind `--`, so that it reaches validation as a bad weight
+    /// instead of being taken for an unknown option.
+    static func arguments(_ args: ArraySlice<String>) -> [String] {
+        var args = Array(args)
+        guard !args.contains("--"),
+            let index = args.firstIndex(where: { $0.wholeMatch(of: #/-[0-9][0-9.,]*[A-Za-z]*/#) != nil })
+        else { return args }
+        let negative = args.remove(at: index)
+        return args + ["--", negative]
+    }
+
+    static func fail(_ error: Error) -> Never {
+        let code: Int32
+        var message: String
+        switch error {
+        case let error as W8CoreError:
+            code = 65
+            message = error.localizedDescription
+        case let error as StoreError:
+            message = error.localizedDescription
+            switch error {
+            case .entryNotFound, .newerSchema: code = 65
+            case .cannotCreate: code = 73
+            case .database: code = 74
+            }
+        case let error as AppError:
+            code = 78
+            message = error.localizedDescription
+        default:
+            let exit = exitCode(for: error)
+            if exit == .success {
+                print(fullMessage(for: error))
+                Foundation.exit(0)
+            }
+            code = exit == .validationFailure ? 64 : exit.rawValue
+            message = self.message(for: error)
+        }
+        message = message.replacingOccurrences(of: "\n", with: " ").trimmingCharacters(in: .whitespaces)
+        if message.hasPrefix("Error: ") { message.removeFirst("Error: ".count) }
+        FileHandle.standardError.write(Data("w8: \(message)\n".utf8))
+        Foundation.exit(code)
+    }
+}
+
+/// `--json` for commands whose output scripts read.
+struct OutputOptions: ParsableArguments {
+    @Flag(name: .long, help: "Print JSON instead of text.")
+    var json = false
+}
+
+extension WeightUnit: ExpressibleByArgument {}
+
+/// Prints a warning line on stderr; the command still succeeds.
+func warn(_ text: String) {
+    FileHandle.standardError.write(Data("w8: warning: \(text)\n".utf8))
+}

@@ -32,6 +32,7 @@ public struct ConfigDocument: Sendable, Equatable {
         /// The full dotted key and value of a `key = value` line.
         var key: String?
         var value: SettingValue?
+        var isHeader = false
     }
 
     /// Parses every line; throws `W8CoreError.configSyntax` naming the first bad line.
@@ -53,7 +54,7 @@ public struct ConfigDocument: Sendable, Equatable {
                 guard !content.hasPrefix("[["), let m = content.wholeMatch(of: #/\[\s*([A-Za-z0-9_.-]+)\s*\]\s*(#.*)?/#)
                 else { throw fail("'\(content)' is not a table header TOML settings use, such as [summary]") }
                 table = String(m.1)
-                result.append(Line(number: number, table: table))
+                result.append(Line(number: number, table: table, isHeader: true))
                 continue
             }
             guard let eq = content.firstIndex(of: "=") else { throw fail("expected 'key = value', found '\(content)'") }
@@ -153,7 +154,9 @@ public struct ConfigDocument: Sendable, Equatable {
             let indent = row.prefix { $0 == " " || $0 == "\t" }
             let keyPart = row.drop { $0 == " " || $0 == "\t" }.prefix { $0 != "=" }.trimmingCharacters(in: .whitespaces)
             rows[line.number - 1] = "\(indent)\(keyPart) = \(value.tomlLiteral)"
-        } else if let last = parsed.last(where: { $0.table == table && ($0.key != nil || !table.isEmpty) }) {
+        } else if let last = parsed.last(where: { $0.table == table && $0.key != nil })
+            ?? parsed.last(where: { $0.table == table && $0.isHeader })
+        {
             rows.insert("\(leaf) = \(value.tomlLiteral)", at: last.number)
         } else if table.isEmpty {
             let firstTable = parsed.first { !$0.table.isEmpty }.map { $0.number - 1 } ?? rows.count

@@ -49,12 +49,16 @@ public struct AppDatabase: Sendable {
         return try PrivateFiles.withLock(path + ".lock") {
             try PrivateFiles.ensureFile(path)
             do {
+                // Look before opening for writing: a pool writes to an empty WAL when it opens.
+                var probe = Configuration()
+                probe.readonly = true
+                probe.busyMode = .timeout(30)
+                if try DatabaseQueue(path: path, configuration: probe).read({ try migrator.hasBeenSuperseded($0) }) {
+                    throw StoreError.newerSchema(path: path)
+                }
                 var config = Configuration()
                 config.busyMode = .timeout(30)
                 let pool = try DatabasePool(path: path, configuration: config)
-                if try pool.read({ try migrator.hasBeenSuperseded($0) }) {
-                    throw StoreError.newerSchema(path: path)
-                }
                 try migrator.migrate(pool)
                 // GRDB sets synchronous=NORMAL after prepareDatabase; FULL makes every commit durable.
                 try pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = FULL") }

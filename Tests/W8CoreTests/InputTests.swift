@@ -1,0 +1,170 @@
+import Foundation
+import Testing
+import W8Core
+import W8TestSupport
+
+@Suite struct WeightInputTests {
+    @Test(arguments: [
+        ("182.4", WeightUnit?.none, Weight(182.4, .lb)), ("82,5", .kg, Weight(82.5, .kg)),
+        ("82.5kg", nil, Weight(82.5, .kg)), ("182lb", nil, Weight(182, .lb)), ("182 lbs", nil, Weight(182, .lb)),
+        ("82.5KG", .kg, Weight(82.5, .kg)), (" 44 ", nil, Weight(44, .lb)), ("700kg", nil, Weight(700, .kg)),
+    ])
+    func accepts(text: String, unit: WeightUnit?, expected: Weight) throws {
+        #expect(try WeightInput.weight(text, unit: unit, defaultUnit: .lb) == expected)
+    }
+
+    @Test(arguments: [
+        ("abc", W8CoreError.weightNotANumber("abc")), ("nan", .weightNotANumber("nan")), ("inf", .weightNotANumber("inf")),
+        ("1e2", .weightNotANumber("1e2")), ("0x10", .weightNotANumber("0x10")), ("", .weightNotANumber("")),
+        ("0", .weightNotPositive("0")), ("-5", .weightNotPositive("-5")), ("-182.4kg", .weightNotPositive("-182.4kg")),
+        ("43.9", .weightOutOfRange("43.9", .lb)), ("1544", .weightOutOfRange("1544", .lb)),
+        ("19.9kg", .weightOutOfRange("19.9kg", .kg)), ("701kg", .weightOutOfRange("701kg", .kg)),
+        ("80st", .unknownUnit("st")), ("1.2.3", .weightNotANumber("1.2.3")),
+    ])
+    func rejects(text: String, error: W8CoreError) {
+        #expect(throws: error) { try WeightInput.weight(text, unit: nil, defaultUnit: .lb) }
+    }
+
+    @Test func errorMessagesNameTheValue() {
+        #expect(W8CoreError.weightNotANumber("abc").localizedDescription == "weight 'abc' is not a number; try 182.4 or 82,5kg")
+        #expect(W8CoreError.weightOutOfRange("5", .kg).localizedDescription.contains("'5'"))
+        #expect(W8CoreError.weightOutOfRange("5", .kg).localizedDescription.contains("20–700 kg"))
+    }
+
+    @Test func suffixAndOptionMustAgree() {
+        #expect(throws: W8CoreError.conflictingUnits("82kg", .lb)) { try WeightInput.weight("82kg", unit: .lb, defaultUnit: .lb) }
+    }
+
+    @Test(arguments: ["2", "75", "22,5", "22.5%"])
+    func bodyFatAccepted(text: String) throws { _ = try WeightInput.bodyFat(text) }
+
+    @Test(arguments: ["1.9", "75.1", "abc", "-3", "nan"])
+    func bodyFatRejected(text: String) {
+        #expect(throws: W8CoreError.bodyFatInvalid(text)) { try WeightInput.bodyFat(text) }
+    }
+
+    @Test func notes() throws {
+        #expect(try WeightInput.note("") == nil)
+        #expect(try WeightInput.note(String(repeating: "é", count: 500))?.count == 500)
+        #expect(throws: W8CoreError.noteTooLong(501)) { try WeightInput.note(String(repeating: "x", count: 501)) }
+    }
+
+    @Test func goalRange() {
+        #expect(throws: W8CoreError.goalOutOfRange("10", .kg)) { try WeightInput.goal("10", unit: .kg, defaultUnit: .lb) }
+    }
+}
+
+@Suite struct DateInputTests {
+    let calendar = PinnedCalendar.berlin
+    var now: Date { calendar.date(2026, 11, 21, 12, 0) }
+
+    @Test(arguments: [
+        ("2026-11-20", 2026, 11, 20, 0, 0, 0), ("2026-11-20T07:30", 2026, 11, 20, 7, 30, 0),
+        ("2026-11-20 07:30:15", 2026, 11, 20, 7, 30, 15), ("2026-03-29T03:30", 2026, 3, 29, 3, 30, 0),
+    ])
+    func localTimes(text: String, y: Int, m: Int, d: Int, h: Int, min: Int, s: Int) throws {
+        #expect(try DateInput.parse(text, now: now, calendar: calendar) == calendar.date(y, m, d, h, min, s))
+    }
+
+    @Test(arguments: [
+        ("2026-11-20T07:30:00Z", 1_795_159_800.0), ("2026-11-20T08:30:00+01:00", 1_795_159_800),
+        ("2026-11-20T02:30:00-0500", 1_795_159_800),
+    ])
+    func offsets(text: String, epoch: Double) throws {
+        #expect(try DateInput.parse(text, now: now, calendar: calendar) == Date(timeIntervalSince1970: epoch))
+    }
+
+    @Test(arguments: ["yesterday", "2026-13-01", "2026-02-30", "2026-11-20T25:00", "20.11.2026", "2026-11-20T07:30+25:00"])
+    func invalid(text: String) {
+        #expect(throws: W8CoreError.dateInvalid(text)) { try DateInput.parse(text, now: now, calendar: calendar) }
+    }
+
+    @Test func futureBeyondFiveMinutesIsRejected() throws {
+        _ = try DateInput.parse("2026-11-21T12:04:59", now: now, calendar: calendar)
+        #expect(throws: W8CoreError.dateInFuture("2026-11-21T12:05:01")) {
+            try DateInput.parse("2026-11-21T12:05:01", now: now, calendar: calendar)
+        }
+    }
+
+    @Test func jsonDatesCarryTheOffset() {
+        let f = DateFormatting(timeZone: TimeZone(identifier: "UTC")!)
+        #expect(f.iso8601(Date(timeIntervalSince1970: 0)) == "1970-01-01T00:00:00+00:00")
+        let berlin = DateFormatting(timeZone: calendar.timeZone)
+        #expect(berlin.iso8601(calendar.date(2026, 7, 1, 9)) == "2026-07-01T09:00:00+02:00")
+    }
+}
+
+@Suite struct ConfigDocumentTests {
+    @Test func defaultsRoundTrip() throws {
+        #expect(try ConfigDocument(text: ConfigDocument.defaultText()).settings() == Settings())
+        #expect(try ConfigDocument(text: "").settings() == Settings())
+    }
+
+    @Test func readsTablesDottedKeysAndComments() throws {
+        let text = """
+            unit = "kg" # metric
+            summary.day = 'mon'
+            [notifications]
+            approaching = false
+            [summary]
+            hour = 18
+            """
+        let s = try ConfigDocument(text: text).settings()
+        #expect(s.unit == .kg)
+        #expect(s.summary.day == .mon)
+        #expect(s.summary.hour == 18)
+        #expect(!s.notifications.approaching)
+        #expect(s.notifications.milestones)
+    }
+
+    @Test(arguments: [
+        ("unit = kg", 1, "'kg' is not a value"), ("\n[summary]\nhour = 24", 3, "value '24' for summary.hour"),
+        ("units = \"kg\"", 1, "unknown key 'units'"), ("[summary\nday = 1", 1, "table header"),
+        ("unit = \"kg", 1, "is not closed"), ("unit = \"kg\"\nunit = \"lb\"", 2, "set twice"),
+        ("notifications.enabled = \"yes\"", 1, "expected true or false"), ("hello", 1, "expected 'key = value'"),
+    ])
+    func malformedFilesNameTheLine(text: String, line: Int, fragment: String) {
+        do {
+            _ = try ConfigDocument(text: text).settings()
+            Issue.record("accepted \(text)")
+        } catch let W8CoreError.configSyntax(number, message) {
+            #expect(number == line)
+            #expect(message.contains(fragment), "\(message)")
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+
+    @Test func settingAKeyKeepsCommentsAndLayout() throws {
+        let text = "# mine\nunit = \"lb\"  \n\n[summary]\n# when\nday = \"sun\"\n"
+        let edited = try ConfigDocument(text: text).setting(.summaryDay, to: .string("fri"))
+            .setting(.summaryHour, to: .integer(7)).setting(.unit, to: .string("kg"))
+            .setting(.notificationsEnabled, to: .bool(false))
+        #expect(edited.text.hasPrefix("# mine\nunit = \"kg\"\n\n[summary]\n# when\nday = \"fri\"\nhour = 7\n"))
+        let s = try edited.settings()
+        #expect(s.summary.day == .fri && s.summary.hour == 7 && s.unit == .kg && !s.notifications.enabled)
+    }
+
+    @Test(arguments: SettingKey.allCases)
+    func everyKeyRoundTripsThroughTheFile(key: SettingKey) throws {
+        var expected = Settings()
+        let value: SettingValue =
+            switch key.value(in: expected) {
+            case .bool(let b): .bool(!b)
+            case .integer: .integer(21)
+            case .string: key == .unit ? .string("kg") : .string("wed")
+            }
+        try key.apply(value, to: &expected)
+        let edited = try ConfigDocument(text: ConfigDocument.defaultText()).setting(key, to: value)
+        #expect(try edited.settings() == expected)
+    }
+
+    @Test func commandLineValues() throws {
+        #expect(try SettingKey.notificationsEnabled.parse("off") == .bool(false))
+        #expect(throws: W8CoreError.self) { try SettingKey.summaryHour.parse("nine") }
+        var s = Settings()
+        try SettingKey.summaryDay.apply(try SettingKey.summaryDay.parse("Thursday"), to: &s)
+        #expect(s.summary.day == .thu)
+        #expect(throws: W8CoreError.self) { try SettingKey.summaryDay.apply(.string("thursd4y"), to: &s) }
+    }
+}

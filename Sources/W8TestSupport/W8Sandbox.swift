@@ -1,0 +1,88 @@
+import Foundation
+
+/// What one run of the built `w8` printed and returned.
+public struct W8Run: Sendable {
+    public var status: Int32
+    public var stdout: String
+    public var stderr: String
+    public var seconds: Double
+
+    /// stdout parsed as JSON.
+    public func json() throws -> Any {
+        try JSONSerialization.jsonObject(with: Data(stdout.utf8), options: [.fragmentsAllowed])
+    }
+
+    public var stderrLines: [Substring] { stderr.split(separator: "\n") }
+}
+
+/// A private home for the built `w8`: its own XDG data and config directories, a pinned time zone, and by default
+/// no session bus (so no notification server); `environment` can add a bus and a display.
+public final class W8Sandbox: @unchecked Sendable {
+    public let root: URL
+    public let executable: String
+    public var environment: [String: String]
+
+    /// The `w8` built next to the running test binary, or `$W8_BIN`.
+    public static func locateW8() throws -> String {
+        if let path = ProcessInfo.processInfo.environment["W8_BIN"] { return path }
+        let me = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        let path = me.deletingLastPathComponent().appendingPathComponent("w8").path
+        guard FileManager.default.isExecutableFile(atPath: path) else {
+            throw NotificationServerFixtureError.didNotStart("w8", log: "not found at \(path); run 'swift build' first")
+        }
+        return path
+    }
+
+    public init(timeZone: String = "Europe/Berlin", extra: [String: String] = [:]) throws {
+        executable = try W8Sandbox.locateW8()
+        root = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("w8-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("run"), withIntermediateDirectories: true)
+        var env = baseChildEnvironment()
+        env["HOME"] = root.path
+        env["XDG_DATA_HOME"] = root.appendingPathComponent("data").path
+        env["XDG_CONFIG_HOME"] = root.appendingPathComponent("config").path
+        env["XDG_RUNTIME_DIR"] = root.appendingPathComponent("run").path
+        env["TZ"] = timeZone
+        environment = env.merging(extra) { $1 }
+    }
+
+    deinit { try? FileManager.default.removeItem(at: root) }
+
+    public var databasePath: String { root.appendingPathComponent("data/w8trackr/w8trackr.sqlite").path }
+    public var configPath: String { root.appendingPathComponent("config/w8trackr/config.toml").path }
+
+    @discardableResult
+    public func run(_ arguments: String..., timeout: TimeInterval = 30) throws -> W8Run {
+        try run(arguments, timeout: timeout)
+    }
+
+    @discardableResult
+    public func run(_ arguments: [String], timeout: TimeInterval = 30) throws -> W8Run {
+        let start = Date()
+        let out = try runCommand(executable, arguments, environment: environment, timeout: timeout)
+        return W8Run(
+            status: out.status, stdout: out.stdout, stderr: out.stderr, seconds: Date().timeIntervalSince(start))
+    }
+
+    /// Runs and parses stdout as JSON, failing on a non-zero exit.
+    public func json(_ arguments: String...) throws -> Any {
+        let result = try run(arguments + ["--json"])
+        guard result.status == 0 else {
+            throw NotificationServerFixtureError.commandFailed("w8 \(arguments.joined(separator: " "))", status: result.status, stderr: result.stderr)
+        }
+        return try result.json()
+    }
+
+    /// Starts `w8` without waiting, for concurrency tests.
+    public func start(_ arguments: [String]) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.environment = environment
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+}

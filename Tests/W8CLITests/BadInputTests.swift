@@ -1,0 +1,115 @@
+import Foundation
+import Testing
+import W8TestSupport
+
+@Suite struct CLIBadInputTests {
+    // Each row: arguments, exit code, a fragment the one-line message must contain.
+    static let rows: [([String], Int32, String)] = [
+        (["add", "abc"], 65, "'abc'"), (["add", "nan"], 65, "'nan'"), (["add", "inf"], 65, "'inf'"),
+        (["add", "0x1F"], 65, "'0x1F'"), (["add", "1e2"], 65, "'1e2'"), (["add", "0"], 65, "'0'"),
+        (["add", "-5"], 65, "'-5'"), (["add", "19kg"], 65, "'19kg'"), (["add", "701kg"], 65, "'701kg'"),
+        (["add", "43lb"], 65, "'43lb'"), (["add", "1544"], 65, "'1544'"), (["add", "80st"], 65, "'st'"),
+        (["add", "80", "--unit", "stone"], 64, "'stone'"), (["add", "180", "--body-fat", "80"], 65, "'80'"),
+        (["add", "180", "--body-fat", "1"], 65, "'1'"), (["add", "180", "--date", "2026-13-45"], 65, "'2026-13-45'"),
+        (["add", "180", "--date", "tomorrow"], 65, "'tomorrow'"), (["add", "180", "--date", "2999-01-01"], 65, "future"),
+        (["add", "180", "--note", String(repeating: "n", count: 501)], 65, "501"), (["add"], 64, "weight"),
+        (["goal", "5"], 65, "'5'"), (["goal", "2000"], 65, "'2000'"), (["log", "--limit", "0"], 64, "'0'"),
+        (["add", "80kg", "--unit", "lb"], 65, "'80kg'"), (["frobnicate"], 64, "frobnicate"),
+    ]
+
+    // Bad input: one line on stderr naming the value, a non-zero exit, nothing written.
+    @Test(arguments: rows)
+    func rejected(arguments: [String], status: Int32, fragment: String) throws {
+        let w8 = try W8Sandbox()
+        try w8.run("add", "180", "--date", "2026-11-01")
+        let result = try w8.run(arguments)
+        #expect(result.status == status)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderrLines.count == 1, "\(result.stderr)")
+        #expect(result.stderr.hasPrefix("w8: "))
+        #expect(result.stderr.contains(fragment), "\(result.stderr)")
+        let log = try #require(try w8.json("log") as? [[String: Any]])
+        #expect(log.count == 1)
+        #expect(try object(try w8.json("goal"))["goal_weight"] is NSNull)
+    }
+
+    @Test func malformedConfigNamesTheFileAndLine() throws {
+        let w8 = try W8Sandbox()
+        try FileManager.default.createDirectory(
+            atPath: (w8.configPath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try "unit = \"kg\"\n[summary]\nhour = \"nine\n".write(toFile: w8.configPath, atomically: true, encoding: .utf8)
+        for args in [["add", "80"], ["status"], ["config"], ["config", "unit", "lb"]] {
+            let result = try w8.run(args)
+            #expect(result.status == 78)
+            #expect(result.stderr == "w8: \(w8.configPath): line 3: string \"nine is not closed\n")
+        }
+        #expect(!FileManager.default.fileExists(atPath: w8.databasePath))
+    }
+
+    @Test func newerDatabaseIsRefusedAndLeftAlone() throws {
+        let w8 = try W8Sandbox()
+        try w8.run("add", "180")
+        let sqlite = Process()
+        sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        sqlite.arguments = [w8.databasePath, "INSERT INTO grdb_migrations VALUES ('v99'); PRAGMA wal_checkpoint(TRUNCATE);"]
+        sqlite.standardOutput = FileHandle.nullDevice
+        try sqlite.run()
+        sqlite.waitUntilExit()
+        let before = try Data(contentsOf: URL(fileURLWithPath: w8.databasePath))
+        let result = try w8.run("add", "179")
+        #expect(result.status == 65)
+        #expect(result.stderr.contains("newer version of w8"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: w8.databasePath)) == before)
+    }
+}
+
+@Suite struct CLISafetyTests {
+    func mode(_ path: String) throws -> Int {
+        (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)?.intValue ?? -1
+    }
+
+    @Test func databaseIsPrivate() throws {
+        let w8 = try W8Sandbox()
+        try w8.run("add", "180")
+        #expect(try mode(w8.databasePath) == 0o600)
+        #expect(try mode((w8.databasePath as NSString).deletingLastPathComponent) == 0o700)
+    }
+
+    // Two writers in parallel lose nothing and never report "database is locked".
+    @Test func concurrentWritersLoseNothing() throws {
+        let w8 = try W8Sandbox()
+        try w8.run("goal", "150")
+        let perWriter = 30
+        let errors = LockedList()
+        DispatchQueue.concurrentPerform(iterations: 2) { writer in
+            for i in 0..<perWriter {
+                do {
+                    let result = try w8.run("add", String(170 + writer * 10 + i % 10), "--note", "w\(writer)-\(i)")
+                    if result.status != 0 { errors.append(result.stderr) }
+                } catch {
+                    errors.append("\(error)")
+                }
+            }
+        }
+        #expect(errors.items.isEmpty, "\(errors.items)")
+        let log = try #require(try w8.json("log") as? [[String: Any]])
+        #expect(log.count == 2 * perWriter)
+        #expect(Set(log.compactMap { $0["note"] as? String }).count == 2 * perWriter)
+    }
+
+    // Many processes creating and migrating the same new database at once all succeed.
+    @Test func simultaneousFirstRuns() throws {
+        let w8 = try W8Sandbox()
+        let processes = try (0..<8).map { i in try w8.start(["add", String(170 + i)]) }
+        processes.forEach { $0.waitUntilExit() }
+        #expect(processes.map(\.terminationStatus) == Array(repeating: 0, count: 8))
+        #expect(try #require(try w8.json("log") as? [[String: Any]]).count == 8)
+    }
+}
+
+final class LockedList: @unchecked Sendable {
+    private let lock = NSLock()
+    private var _items: [String] = []
+    func append(_ item: String) { lock.withLock { _items.append(item) } }
+    var items: [String] { lock.withLock { _items } }
+}

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Benchmarks that report ratios against a peer measured in the same run, never absolute timings in tests.
+#   1. `w8 add` and `w8 status` with 100,000 entries stored vs with 10 (target ≤ 1.2: no full scans).
+# Usage: bench/run.sh PATH/TO/w8
+set -euo pipefail
+w8=$(realpath "${1:-.build/release/w8}")
+out=${BENCH_OUT:-artifacts/bench}
+mkdir -p "$out"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# A home with N entries: a goal, then N-1 entries inserted straight into SQLite, dated before now.
+seed() {
+    local home=$1 n=$2
+    mkdir -p "$home"
+    HOME=$home XDG_DATA_HOME=$home/data XDG_CONFIG_HOME=$home/config "$w8" add 200 --date 2020-01-01 >/dev/null
+    HOME=$home XDG_DATA_HOME=$home/data XDG_CONFIG_HOME=$home/config "$w8" goal 150 --date 2020-01-01 >/dev/null
+    sqlite3 "$home/data/w8trackr/w8trackr.sqlite" "
+        WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT $((n - 1)))
+        INSERT INTO entry (date, weight, unit, note, created_at)
+        SELECT strftime('%Y-%m-%d %H:%M:%f', '2020-01-02', '+' || x || ' minutes'), 190 + (x % 7) * 0.1, 'lb', NULL,
+               strftime('%Y-%m-%d %H:%M:%f', 'now')
+        FROM c;"
+}
+
+seed "$work/small" 10
+seed "$work/large" 100000
+for size in small large; do
+    echo "$size: $(sqlite3 "$work/$size/data/w8trackr/w8trackr.sqlite" 'SELECT count(*) FROM entry') entries"
+done
+
+env_for() { echo "HOME=$work/$1 XDG_DATA_HOME=$work/$1/data XDG_CONFIG_HOME=$work/$1/config DBUS_SESSION_BUS_ADDRESS=disabled:"; }
+
+# No session bus: `add` measures recording and evaluation, not a notification server.
+for cmd in "add 190.5" "status"; do
+    name=${cmd%% *}
+    hyperfine --style basic --warmup 3 --runs 40 -N \
+        --export-json "$out/$name.json" \
+        -n "$name-10" "env $(env_for small) $w8 $cmd" \
+        -n "$name-100k" "env $(env_for large) $w8 $cmd" >/dev/null
+done
+
+python3 - "$out" <<'PY'
+import json, sys, os
+out = sys.argv[1]
+lines = []
+for name in ("add", "status"):
+    results = {r["command"]: r for r in json.load(open(os.path.join(out, name + ".json")))["results"]}
+    small, large = results[name + "-10"]["median"], results[name + "-100k"]["median"]
+    ratio = large / small
+    verdict = "ok" if ratio <= 1.2 else "MISSES target 1.2"
+    lines.append(f"w8 {name}: 100k entries / 10 entries = {ratio:.3f} (median {large*1000:.2f} ms vs {small*1000:.2f} ms) {verdict}")
+print("\n".join(lines))
+open(os.path.join(out, "summary.txt"), "w").write("\n".join(lines) + "\n")
+PY

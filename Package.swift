@@ -22,18 +22,21 @@ let package = Package(
         // The NotificationSink that posts real desktop notifications through libnotify.
         .target(name: "W8Libnotify", dependencies: ["W8Core", "CLibnotify"]),
         // Test doubles and fixtures shipped as a real target (like swift-log's InMemoryLogHandler).
-        .target(name: "W8TestSupport", dependencies: ["W8Core", "W8Store"]),
+        .target(name: "W8TestSupport", dependencies: ["W8Core", "W8Store", "W8Libnotify"]),
         // Application services: the tracker that ties store, rules and sink together, config file, XDG paths.
         .target(name: "W8App", dependencies: ["W8Core", "W8Store"]),
         // The composition root: the only place that reads the clock, the environment and XDG paths.
         .executableTarget(
             name: "w8",
-            dependencies: ["W8Core", "W8Store", "W8App", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["W8Core", "W8Store", "W8App", "W8Libnotify", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .testTarget(name: "W8CoreTests", dependencies: ["W8Core", "W8TestSupport"]),
         .testTarget(name: "W8StoreTests", dependencies: ["W8Core", "W8Store", "W8TestSupport"]),
         .testTarget(name: "W8CLITests", dependencies: ["W8Core", "W8TestSupport"]),
-        .testTarget(name: "W8LibnotifyTests", dependencies: ["W8Core", "W8Libnotify", "W8TestSupport"]),
+        // Test-only: drives LibnotifyNotificationSink in its own process, with the session bus of its environment.
+        .executableTarget(name: "w8-notify-probe", dependencies: ["W8Core", "W8Libnotify", "W8TestSupport"]),
+        .testTarget(
+            name: "W8LibnotifyTests", dependencies: ["W8Core", "W8Libnotify", "W8TestSupport", "w8-notify-probe"]),
     ],
     swiftLanguageModes: [.v6]
 )

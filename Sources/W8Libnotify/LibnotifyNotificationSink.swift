@@ -1,0 +1,172 @@
+import CLibnotify
+import Foundation
+import W8Core
+
+/// What a notification server says about itself, for `w8 doctor`.
+public struct NotificationServerInfo: Sendable, Equatable, Codable {
+    public var name: String
+    public var vendor: String
+    public var version: String
+    public var specVersion: String
+    public var capabilities: [String]
+
+    public init(name: String, vendor: String, version: String, specVersion: String, capabilities: [String]) {
+        self.name = name
+        self.vendor = vendor
+        self.version = version
+        self.specVersion = specVersion
+        self.capabilities = capabilities
+    }
+}
+
+/// A `NotificationSink` that shows real desktop notifications through libnotify and D-Bus.
+///
+/// Every libnotify call runs on one thread the process shares (libnotify's state is global); each call waits for
+/// that thread at most `deadline` seconds and then throws `LibnotifyError.timedOut`.
+public final class LibnotifyNotificationSink: NotificationSink {
+    /// The icon shown when the themed `w8trackr` icon is not installed.
+    public static let fallbackIcon = "dialog-information"
+
+    public let deadline: TimeInterval
+    /// Directories searched for installed themed icons, in order (`$XDG_DATA_HOME`, then `$XDG_DATA_DIRS`).
+    public let dataDirectories: [String]
+
+    /// - Parameters:
+    ///   - deadline: the longest a `post`, `close` or `serverInfo` waits for the notification server.
+    ///   - dataDirectories: where themed icons may be installed; see `dataDirectories(environment:)`.
+    public init(deadline: TimeInterval = 2.0, dataDirectories: [String]) {
+        self.deadline = deadline
+        self.dataDirectories = dataDirectories
+    }
+
+    /// The XDG data directories of `environment`: `$XDG_DATA_HOME` (default `~/.local/share`), then
+    /// `$XDG_DATA_DIRS` (default `/usr/local/share:/usr/share`).
+    public static func dataDirectories(environment: [String: String]) -> [String] {
+        var directories: [String] = []
+        if let home = environment["XDG_DATA_HOME"], home.hasPrefix("/") {
+            directories.append(home)
+        } else if let home = environment["HOME"], !home.isEmpty {
+            directories.append(home + "/.local/share")
+        }
+        let dataDirs = environment["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share"
+        directories += dataDirs.split(separator: ":").map(String.init).filter { $0.hasPrefix("/") }
+        return directories
+    }
+
+    /// Shows `notification` and returns the server's id for it.
+    ///
+    /// Underneath: `notify_notification_new`, `notify_notification_set_*`, `notify_notification_show`, and
+    /// `g_object_get (…, "id")`. With `replacesID` set, the server replaces that notification and keeps its id.
+    public func post(_ notification: DesktopNotification) throws(LibnotifyError) -> UInt32 {
+        let icon = resolveIcon(notification.icon)
+        return try LibnotifyThread.process.run(deadline: deadline) { context throws(LibnotifyError) in
+            try context.connect()
+            let body = context.serverReadsMarkup() ? Self.escapeMarkup(notification.body) : notification.body
+            guard let handle = notify_notification_new(notification.title, body, icon) else {
+                throw .serverError("notify_notification_new failed")
+            }
+            defer { g_object_unref(handle) }
+            if let replacesID = notification.replacesID {
+                clibnotify_notification_set_id(handle, gint(bitPattern: replacesID))
+            }
+            notify_notification_set_category(handle, notification.category.rawValue)
+            notify_notification_set_urgency(handle, NotifyUrgency(UInt32(notification.urgency.rawValue)))
+            notify_notification_set_timeout(handle, Self.timeout(notification.expiry))
+            notify_notification_set_hint(
+                handle, "desktop-entry", g_variant_new_string(DesktopNotification.desktopEntry))
+            if let imagePath = notification.imagePath {
+                notify_notification_set_hint(handle, "image-path", g_variant_new_string(imagePath))
+            }
+            var error: UnsafeMutablePointer<GError>?
+            guard notify_notification_show(handle, &error) != 0 else {
+                throw error.map { GLibError(taking: $0).libnotifyError }
+                    ?? .serverError("notify_notification_show failed")
+            }
+            return UInt32(bitPattern: clibnotify_notification_get_id(handle))
+        }
+    }
+
+    /// Closes the notification with server id `id`, whichever process showed it.
+    ///
+    /// Underneath: a `NotifyNotification` whose "id" property is `id`, then `notify_notification_close`.
+    public func close(id: UInt32) throws(LibnotifyError) {
+        try LibnotifyThread.process.run(deadline: deadline) { context throws(LibnotifyError) in
+            try context.connect()
+            guard let handle = notify_notification_new("", nil, nil) else {
+                throw .serverError("notify_notification_new failed")
+            }
+            defer { g_object_unref(handle) }
+            clibnotify_notification_set_id(handle, gint(bitPattern: id))
+            var error: UnsafeMutablePointer<GError>?
+            guard notify_notification_close(handle, &error) != 0 else {
+                throw error.map { GLibError(taking: $0).libnotifyError }
+                    ?? .serverError("notify_notification_close failed")
+            }
+        }
+    }
+
+    /// Asks the session's notification server who it is and what it can do.
+    ///
+    /// Underneath: `notify_get_server_info` and `notify_get_server_caps`, on the libnotify thread.
+    public static func serverInfo(deadline: TimeInterval = 2.0) throws(LibnotifyError) -> NotificationServerInfo {
+        try LibnotifyThread.process.run(deadline: deadline) { context throws(LibnotifyError) in
+            try context.connect()
+            var name: UnsafeMutablePointer<CChar>?
+            var vendor: UnsafeMutablePointer<CChar>?
+            var version: UnsafeMutablePointer<CChar>?
+            var specVersion: UnsafeMutablePointer<CChar>?
+            guard notify_get_server_info(&name, &vendor, &version, &specVersion) != 0 else {
+                throw context.diagnoseServer(timeoutMilliseconds: Int32(min(deadline, 25) * 1000))
+            }
+            let info = (takeString(name), takeString(vendor), takeString(version), takeString(specVersion))
+            guard let capabilities = context.capabilities() else {
+                throw context.diagnoseServer(timeoutMilliseconds: Int32(min(deadline, 25) * 1000))
+            }
+            return NotificationServerInfo(
+                name: info.0, vendor: info.1, version: info.2, specVersion: info.3, capabilities: capabilities)
+        }
+    }
+
+    /// Escapes `&`, `<` and `>` so that a server reading markup shows `text` as written.
+    static func escapeMarkup(_ text: String) -> String {
+        var escaped = ""
+        escaped.reserveCapacity(text.utf8.count)
+        for character in text {
+            switch character {
+            case "&": escaped += "&amp;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
+    }
+
+    /// The libnotify timeout for `expiry`: `NOTIFY_EXPIRES_DEFAULT`, `NOTIFY_EXPIRES_NEVER` or milliseconds.
+    static func timeout(_ expiry: NotificationExpiry) -> gint {
+        switch expiry {
+        case .serverDefault: clibnotify_expires_default
+        case .never: clibnotify_expires_never
+        case .milliseconds(let milliseconds): max(1, milliseconds)
+        }
+    }
+
+    /// `name` if it is an existing file or an installed hicolor icon; otherwise `fallbackIcon`.
+    func resolveIcon(_ name: String) -> String {
+        let fileManager = FileManager.default
+        if name.hasPrefix("/") {
+            return fileManager.fileExists(atPath: name) ? name : Self.fallbackIcon
+        }
+        for directory in dataDirectories {
+            let hicolor = directory + "/icons/hicolor"
+            guard let sizes = try? fileManager.contentsOfDirectory(atPath: hicolor) else { continue }
+            for size in sizes.sorted() {
+                for fileExtension in ["svg", "png"]
+                where fileManager.fileExists(atPath: "\(hicolor)/\(size)/apps/\(name).\(fileExtension)") {
+                    return name
+                }
+            }
+        }
+        return Self.fallbackIcon
+    }
+}

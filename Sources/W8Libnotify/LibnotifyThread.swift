@@ -1,0 +1,118 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// The one thread of this process that calls libnotify, with a deadline on every call.
+///
+/// libnotify keeps unlocked global state, so every sink and `serverInfo` in the process share this thread; one
+/// thread per sink would race on that state. `notify_notification_show` blocks for 25 s against a hung server, so
+/// callers wait with their own deadline. While a call is overdue, new calls fail at once instead of queueing.
+final class LibnotifyThread: Sendable {
+    /// libnotify's state is per process, so is this thread.
+    static let process = LibnotifyThread()
+
+    private typealias Job = @Sendable (inout LibnotifyContext) -> Void
+
+    private struct State {
+        var jobs: [Job] = []
+        var started = false
+        /// Set when a caller gave up waiting; cleared when the thread finishes the job it was stuck in.
+        var overdue = false
+    }
+
+    private let state = Mutex(State())
+    private let jobsAvailable = DispatchSemaphore(value: 0)
+
+    private init() {}
+
+    /// Runs `body` on the libnotify thread and waits for it at most `deadline` seconds.
+    func run<T: Sendable>(
+        deadline: TimeInterval, _ body: @escaping @Sendable (inout LibnotifyContext) throws(LibnotifyError) -> T
+    ) throws(LibnotifyError) -> T {
+        let completion = Completion<T>()
+        let job: Job = { context in
+            guard completion.start() else { return }
+            let result: Result<T, LibnotifyError>
+            do throws(LibnotifyError) { result = .success(try body(&context)) } catch { result = .failure(error) }
+            completion.finish(result)
+        }
+        let mustStart = try state.withLock { state throws(LibnotifyError) -> Bool in
+            if state.overdue { throw .timedOut(seconds: deadline) }
+            state.jobs.append(job)
+            defer { state.started = true }
+            return !state.started
+        }
+        if mustStart { startThread() }
+        jobsAvailable.signal()
+
+        if completion.done.wait(timeout: .now() + deadline) == .timedOut, let overdue = completion.abandon() {
+            if overdue { state.withLock { $0.overdue = true } }
+            throw .timedOut(seconds: deadline)
+        }
+        return try completion.result().get()
+    }
+
+    private func startThread() {
+        let thread = Thread { [self] in
+            var context = LibnotifyContext()
+            while true {
+                jobsAvailable.wait()
+                let job = state.withLock { $0.jobs.removeFirst() }
+                job(&context)
+                state.withLock { $0.overdue = false }
+            }
+        }
+        thread.name = "w8.libnotify"
+        thread.start()
+    }
+}
+
+/// The outcome of one job, handed from the libnotify thread to the caller waiting for it.
+private final class Completion<T: Sendable>: Sendable {
+    private enum Phase {
+        case waiting, running, abandoned
+        case finished(Result<T, LibnotifyError>)
+    }
+
+    let done = DispatchSemaphore(value: 0)
+    private let phase = Mutex(Phase.waiting)
+
+    /// Marks the job as running; false if its caller already gave up, so it must not run.
+    func start() -> Bool {
+        phase.withLock { phase in
+            if case .abandoned = phase { return false }
+            phase = .running
+            return true
+        }
+    }
+
+    func finish(_ result: Result<T, LibnotifyError>) {
+        phase.withLock { phase in
+            if case .abandoned = phase { return }
+            phase = .finished(result)
+        }
+        done.signal()
+    }
+
+    /// Gives up on the job. Returns nil if it finished meanwhile, else whether it was already running.
+    func abandon() -> Bool? {
+        phase.withLock { phase -> Bool? in
+            switch phase {
+            case .finished: return nil
+            case .waiting:
+                phase = .abandoned
+                return false
+            case .running, .abandoned:
+                phase = .abandoned
+                return true
+            }
+        }
+    }
+
+    func result() -> Result<T, LibnotifyError> {
+        phase.withLock { phase in
+            if case .finished(let result) = phase { return result }
+            return .failure(.serverError("internal error: no result"))
+        }
+    }
+}

@@ -1,0 +1,323 @@
+import Foundation
+import W8Core
+
+/// A private D-Bus session bus with no services: nothing is D-Bus-activated on it, so no notification server
+/// appears unless a fixture starts one.
+public final class PrivateSessionBus {
+    /// `DBUS_SESSION_BUS_ADDRESS` of this bus.
+    public let address: String
+    /// A private `XDG_RUNTIME_DIR` (0700); the bus socket lives in it as `bus`.
+    public let runtimeDirectory: URL
+    let directory: TemporaryDirectory
+    private let daemon: ChildProcess
+
+    /// A child environment for this bus: PATH, HOME, LANG, `DBUS_SESSION_BUS_ADDRESS`, `XDG_RUNTIME_DIR`, and
+    /// empty private XDG data directories. No DISPLAY.
+    public var environment: [String: String] {
+        var environment = baseChildEnvironment()
+        environment["DBUS_SESSION_BUS_ADDRESS"] = address
+        environment["XDG_RUNTIME_DIR"] = runtimeDirectory.path
+        environment["XDG_DATA_HOME"] = directory.url.appendingPathComponent("share").path
+        environment["XDG_DATA_DIRS"] = directory.url.appendingPathComponent("share-system").path
+        environment["XDG_CONFIG_HOME"] = directory.url.appendingPathComponent("config").path
+        return environment
+    }
+
+    /// Starts `dbus-daemon --session`-like bus with a config that lists no service directories.
+    public init() throws {
+        let executable = try requireExecutable("dbus-daemon", debianPackage: "dbus")
+        directory = try TemporaryDirectory(prefix: "w8-bus")
+        do {
+            runtimeDirectory = try directory.subdirectory("run")
+            for name in ["share", "share-system", "config"] { _ = try directory.subdirectory(name) }
+            let config = directory.url.appendingPathComponent("session.conf")
+            try Self.configuration(socket: runtimeDirectory.appendingPathComponent("bus").path)
+                .write(to: config, atomically: true, encoding: .utf8)
+            daemon = try ChildProcess(
+                name: "dbus-daemon", executable: executable,
+                arguments: ["--config-file=\(config.path)", "--nofork", "--print-address=1"],
+                environment: baseChildEnvironment(), logDirectory: directory.url)
+            address = try daemon.readLine(timeout: 5)
+        } catch {
+            directory.remove()
+            throw error
+        }
+    }
+
+    /// A session bus configuration without `<servicedir>` or `<standard_session_servicedirs/>`.
+    static func configuration(socket: String) -> String {
+        """
+        <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+         "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+        <busconfig>
+          <type>session</type>
+          <listen>unix:path=\(socket)</listen>
+          <auth>EXTERNAL</auth>
+          <policy context="default">
+            <allow send_destination="*" eavesdrop="true"/>
+            <allow eavesdrop="true"/>
+            <allow own="*"/>
+          </policy>
+        </busconfig>
+        """
+    }
+
+    /// Whether `name` has an owner on this bus (`org.freedesktop.DBus.NameHasOwner` through `gdbus`).
+    public func hasOwner(_ name: String) throws -> Bool {
+        let gdbus = try requireExecutable("gdbus", debianPackage: "libglib2.0-bin")
+        let output = try runCommand(
+            gdbus,
+            [
+                "call", "--session", "--dest", "org.freedesktop.DBus", "--object-path", "/org/freedesktop/DBus",
+                "--method", "org.freedesktop.DBus.NameHasOwner", name,
+            ], environment: environment, timeout: 5)
+        guard output.status == 0 else {
+            throw NotificationServerFixtureError.commandFailed(
+                "gdbus NameHasOwner", status: output.status, stderr: output.stderr)
+        }
+        return output.stdout.contains("true")
+    }
+
+    /// Waits until `name` has an owner, at most `timeout` seconds; fails early if `child` exits.
+    func waitForOwner(_ name: String, timeout: TimeInterval, child: ChildProcess) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while try !hasOwner(name) {
+            guard child.process.isRunning else {
+                throw NotificationServerFixtureError.didNotStart(child.name, log: child.log)
+            }
+            guard Date() < deadline else {
+                throw NotificationServerFixtureError.didNotStart("\(child.name) (no owner for \(name))", log: child.log)
+            }
+            usleep(20_000)
+        }
+    }
+
+    /// Stops the bus and removes its directory. Idempotent.
+    public func stop() {
+        daemon.stop()
+        directory.remove()
+    }
+
+    deinit { stop() }
+}
+
+/// An environment with no session bus at all: no `DBUS_SESSION_BUS_ADDRESS`, no DISPLAY, and an empty private
+/// `XDG_RUNTIME_DIR`, so GLib finds neither a bus socket nor a way to autolaunch one.
+public final class NoSessionBus {
+    private let directory: TemporaryDirectory
+
+    public init() throws {
+        directory = try TemporaryDirectory(prefix: "w8-nobus")
+    }
+
+    public var environment: [String: String] {
+        var environment = baseChildEnvironment()
+        environment["XDG_RUNTIME_DIR"] = directory.path
+        environment["XDG_DATA_HOME"] = directory.url.appendingPathComponent("share").path
+        environment["XDG_DATA_DIRS"] = directory.url.appendingPathComponent("share-system").path
+        return environment
+    }
+
+    deinit { directory.remove() }
+}
+
+/// A notification server that owns `org.freedesktop.Notifications` on a private bus and never answers a call
+/// (`Tests/Support/hung_notification_server.py`, run by Debian's python3 with python3-dbus and python3-gi).
+public final class HungNotificationServer {
+    public let bus: PrivateSessionBus
+    private let server: ChildProcess
+
+    /// The private bus's environment; calls to the notification server on it block until the caller gives up.
+    public var environment: [String: String] { bus.environment }
+
+    public init() throws {
+        let script = repositoryRoot.appendingPathComponent("Tests/Support/hung_notification_server.py")
+        guard FileManager.default.fileExists(atPath: script.path) else {
+            throw NotificationServerFixtureError.didNotStart("hung notification server", log: "missing \(script.path)")
+        }
+        // Debian's interpreter, which has python3-dbus; a pyenv python3 earlier on PATH may not.
+        let python =
+            FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")
+            ? "/usr/bin/python3" : try requireExecutable("python3", debianPackage: "python3-dbus python3-gi")
+        bus = try PrivateSessionBus()
+        do {
+            server = try ChildProcess(
+                name: "hung-notification-server", executable: python, arguments: [script.path],
+                environment: bus.environment, logDirectory: bus.directory.url)
+            let line = try server.readLine(timeout: 5)
+            guard line == "ready" else {
+                throw NotificationServerFixtureError.didNotStart(server.name, log: line + "\n" + server.log)
+            }
+        } catch {
+            bus.stop()
+            throw error
+        }
+    }
+
+    public func stop() {
+        server.stop()
+        bus.stop()
+    }
+
+    deinit { stop() }
+}
+
+/// dunst on its own Xvfb display and private session bus, configured so tests can read back what it showed.
+///
+/// The test configuration keeps every notification (no stacking of duplicates, history of 100), shows each for
+/// 600 s unless the client asks otherwise, reads markup, resolves icons from `iconDirectory` and a stock
+/// directory holding `dialog-information.svg`, and writes the urgency as the first line of each message so that
+/// `history()` can report it (dunst's history has no urgency field).
+public final class DunstSession {
+    public let bus: PrivateSessionBus
+    /// The X display, such as ":3".
+    public let display: String
+    /// `XDG_DATA_HOME` of `environment`; copy an icon to `icons/hicolor/scalable/apps/` under it to install it.
+    public let dataHome: URL
+    /// Where dunst looks up the `w8trackr` icon: `dataHome/icons/hicolor/scalable/apps`.
+    public let iconDirectory: URL
+    /// The seconds dunst shows a notification whose client asked for the server default.
+    public static let defaultTimeoutSeconds: Int64 = 600
+
+    private let xvfb: ChildProcess
+    private let dunst: ChildProcess
+    private let dunstctl: String
+
+    /// PATH, HOME, LANG, DISPLAY, `DBUS_SESSION_BUS_ADDRESS`, a private `XDG_RUNTIME_DIR` and private XDG data
+    /// directories: run a client with exactly this environment.
+    public var environment: [String: String] {
+        var environment = bus.environment
+        environment["DISPLAY"] = display
+        return environment
+    }
+
+    /// Starts Xvfb (`-displayfd` picks a free display), a private bus, and dunst, and waits (at most 5 s) until
+    /// dunst owns `org.freedesktop.Notifications`.
+    public init() throws {
+        let xvfbPath = try requireExecutable("Xvfb", debianPackage: "xvfb")
+        let dunstPath = try requireExecutable("dunst", debianPackage: "dunst")
+        dunstctl = try requireExecutable("dunstctl", debianPackage: "dunst")
+        _ = try requireExecutable("dbus-send", debianPackage: "dbus")  // dunstctl's own dependencies
+        _ = try requireExecutable("busctl", debianPackage: "systemd")
+
+        bus = try PrivateSessionBus()
+        var started: [ChildProcess] = []
+        do {
+            let share = bus.environment["XDG_DATA_HOME"]!
+            dataHome = URL(fileURLWithPath: share)
+            iconDirectory = dataHome.appendingPathComponent("icons/hicolor/scalable/apps")
+            try FileManager.default.createDirectory(at: iconDirectory, withIntermediateDirectories: true)
+            let stockIcons = try bus.directory.subdirectory("stock-icons")
+            try Self.stockIcon.write(
+                to: stockIcons.appendingPathComponent("dialog-information.svg"), atomically: true, encoding: .utf8)
+
+            xvfb = try ChildProcess(
+                name: "Xvfb", executable: xvfbPath,
+                arguments: ["-displayfd", "1", "-nolisten", "tcp", "-screen", "0", "1024x768x24"],
+                environment: baseChildEnvironment(), logDirectory: bus.directory.url)
+            started.append(xvfb)
+            let number = try xvfb.readLine(timeout: 5).trimmingCharacters(in: .whitespaces)
+            guard Int(number) != nil else {
+                throw NotificationServerFixtureError.didNotStart("Xvfb", log: "display \(number)\n" + xvfb.log)
+            }
+            display = ":" + number
+
+            let config = bus.directory.url.appendingPathComponent("dunstrc")
+            try Self.configuration(iconPaths: [iconDirectory.path, stockIcons.path])
+                .write(to: config, atomically: true, encoding: .utf8)
+            var dunstEnvironment = bus.environment
+            dunstEnvironment["DISPLAY"] = display
+            dunst = try ChildProcess(
+                name: "dunst", executable: dunstPath, arguments: ["-config", config.path],
+                environment: dunstEnvironment, logDirectory: bus.directory.url)
+            started.append(dunst)
+            try bus.waitForOwner("org.freedesktop.Notifications", timeout: 5, child: dunst)
+        } catch {
+            for child in started.reversed() { child.stop() }
+            bus.stop()
+            throw error
+        }
+    }
+
+    static func configuration(iconPaths: [String]) -> String {
+        var text = """
+            [global]
+                stack_duplicates = false
+                history_length = 100
+                markup = full
+                icon_path = \(iconPaths.joined(separator: ":"))
+                max_icon_size = 32
+                show_age_threshold = -1
+
+            """
+        for urgency in ["low", "normal", "critical"] {
+            text += """
+
+                [urgency_\(urgency)]
+                    timeout = \(defaultTimeoutSeconds)
+                    format = "\(urgency)\\n<b>%s</b>\\n%b"
+
+                """
+        }
+        return text
+    }
+
+    /// A plain circle, so that dunst can resolve the stock fallback icon name.
+    static let stockIcon = """
+        <svg xmlns="http://www.w3.org/2000/svg" width="16" height="16" viewBox="0 0 16 16">\
+        <circle cx="8" cy="8" r="7" fill="#3465a4"/></svg>
+        """
+
+    /// Every notification dunst showed, oldest first: closes all (`dunstctl close-all`), then reads
+    /// `dunstctl history`. dunst lists only closed notifications in its history.
+    public func history() throws -> [ShownNotification] {
+        let environment = environment
+        let closed = try runCommand(dunstctl, ["close-all"], environment: environment)
+        guard closed.status == 0 else {
+            throw NotificationServerFixtureError.commandFailed(
+                "dunstctl close-all", status: closed.status, stderr: closed.stderr)
+        }
+        let output = try runCommand(dunstctl, ["history"], environment: environment)
+        guard output.status == 0 else {
+            throw NotificationServerFixtureError.commandFailed(
+                "dunstctl history", status: output.status, stderr: output.stderr + output.stdout)
+        }
+        return try ShownNotification.decodeHistory(Data(output.stdout.utf8))
+    }
+
+    /// The number of notifications on screen now (`dunstctl count displayed`).
+    public func displayedCount() throws -> Int {
+        let output = try runCommand(dunstctl, ["count", "displayed"], environment: environment)
+        guard output.status == 0, let count = Int(output.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw NotificationServerFixtureError.unreadableOutput(
+                "dunstctl count displayed", output: output.stdout + output.stderr)
+        }
+        return count
+    }
+
+    /// Saves what the screen shows now as a PNG, with imagemagick's `import -window root`.
+    public func screenshot(to path: URL) throws {
+        let importPath = try requireExecutable("import", debianPackage: "imagemagick")
+        let output = try runCommand(importPath, ["-window", "root", path.path], environment: environment)
+        guard output.status == 0 else {
+            throw NotificationServerFixtureError.commandFailed(
+                "import -window root", status: output.status, stderr: output.stderr)
+        }
+    }
+
+    /// dunst's log so far, for failure messages.
+    public var log: String { dunst.log }
+
+    /// Stops dunst, the bus and Xvfb. Idempotent; also runs on deinit.
+    public func stop() {
+        dunst.stop()
+        bus.stop()
+        xvfb.stop()
+    }
+
+    deinit { stop() }
+}
+
+/// The checkout this file was compiled from, to find `Tests/Support`.
+let repositoryRoot = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

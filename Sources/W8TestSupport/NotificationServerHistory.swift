@@ -1,0 +1,86 @@
+import Foundation
+import W8Core
+
+/// A notification as dunst recorded it in its history.
+public struct ShownNotification: Sendable, Equatable {
+    public var id: UInt32
+    public var appName: String
+    public var summary: String
+    /// The body as the client sent it, markup and entities included.
+    public var body: String
+    public var category: String
+    /// The file dunst resolved the icon to; empty when it found none.
+    public var iconPath: String
+    /// From the first line of the message, which `DunstSession`'s configuration sets to the urgency.
+    public var urgency: NotificationUrgency?
+    /// How long dunst would show it: 0 means never expires.
+    public var timeoutMicroseconds: Int64
+
+    /// The body as a person reads it: tags removed and the five XML entities decoded.
+    public var displayedBody: String {
+        var text = body.replacingOccurrences(of: "<[^>]*>", with: "", options: .regularExpression)
+        for (entity, character) in [("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&apos;", "'"), ("&amp;", "&")] {
+            text = text.replacingOccurrences(of: entity, with: character)
+        }
+        return text
+    }
+
+    /// The expiry that explains `timeoutMicroseconds`, given `DunstSession`'s default of 600 s.
+    public var expiry: NotificationExpiry {
+        switch timeoutMicroseconds {
+        case 0: .never
+        case DunstSession.defaultTimeoutSeconds * 1_000_000: .serverDefault
+        default: .milliseconds(Int32(timeoutMicroseconds / 1000))
+        }
+    }
+
+    public init(
+        id: UInt32, appName: String, summary: String, body: String, category: String, iconPath: String,
+        urgency: NotificationUrgency?, timeoutMicroseconds: Int64
+    ) {
+        self.id = id
+        self.appName = appName
+        self.summary = summary
+        self.body = body
+        self.category = category
+        self.iconPath = iconPath
+        self.urgency = urgency
+        self.timeoutMicroseconds = timeoutMicroseconds
+    }
+
+    /// Decodes `dunstctl history` (dunst 1.9: busctl JSON `{"type": "aa{sv}", "data": [[{field: {type, data}}]]}`),
+    /// oldest first.
+    static func decodeHistory(_ json: Data) throws -> [ShownNotification] {
+        let text = String(decoding: json, as: UTF8.self)
+        guard let root = try? JSONSerialization.jsonObject(with: json) as? [String: Any],
+            let outer = root["data"] as? [Any], let list = outer.first as? [[String: Any]]
+        else {
+            throw NotificationServerFixtureError.unreadableOutput("dunstctl history", output: text)
+        }
+        func field<T>(_ entry: [String: Any], _ key: String, as type: T.Type) -> T? {
+            (entry[key] as? [String: Any])?["data"] as? T
+        }
+        return try list.map { entry in
+            guard let id = field(entry, "id", as: NSNumber.self), let summary = field(entry, "summary", as: String.self)
+            else {
+                throw NotificationServerFixtureError.unreadableOutput("dunstctl history", output: text)
+            }
+            let message = field(entry, "message", as: String.self) ?? ""
+            let firstLine = message.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? ""
+            let urgency: NotificationUrgency? =
+                switch firstLine {
+                case "low": .low
+                case "normal": .normal
+                case "critical": .critical
+                default: nil
+                }
+            return ShownNotification(
+                id: id.uint32Value, appName: field(entry, "appname", as: String.self) ?? "", summary: summary,
+                body: field(entry, "body", as: String.self) ?? "",
+                category: field(entry, "category", as: String.self) ?? "",
+                iconPath: field(entry, "icon_path", as: String.self) ?? "", urgency: urgency,
+                timeoutMicroseconds: field(entry, "timeout", as: NSNumber.self)?.int64Value ?? -1)
+        }
+        .sorted { $0.id < $1.id }
+    }
+}

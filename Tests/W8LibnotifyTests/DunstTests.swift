@@ -1,0 +1,184 @@
+import Foundation
+import Testing
+import W8Core
+import W8TestSupport
+
+/// LibnotifyNotificationSink against a real dunst on a private Xvfb display and D-Bus session bus.
+///
+/// The sink runs in `w8-notify-probe`, a child process with the session's environment: GLib binds a process to one
+/// session bus. Each test starts its own session, so tests can run in parallel. A missing binary fails the test.
+@Suite("Through a real dunst")
+struct DunstTests {
+    let probe: NotificationProbe
+
+    init() throws {
+        probe = try NotificationProbe.locate()
+    }
+
+    @Test("One notification of each category reaches dunst with its text, app name, category and urgency")
+    func postsEachCategory() throws {
+        let session = try DunstSession()
+        defer { session.stop() }
+        let sent = [Sample.milestone(), Sample.summary, Sample.reminder]
+
+        let run = try probe.run(sent.map { .post($0) }, environment: session.environment)
+
+        #expect(run.outcomes.map(\.error) == [nil, nil, nil], "\(run.outcomes)")
+        let ids = run.outcomes.compactMap(\.id)
+        #expect(Set(ids).count == 3)
+        let shown = try session.history()
+        try #require(shown.count == 3, "\(shown)\n\(session.log)")
+        for (notification, (shown, id)) in zip(sent, zip(shown, ids)) {
+            #expect(shown.id == id)
+            #expect(shown.summary == notification.title)
+            #expect(shown.displayedBody == notification.body)
+            #expect(shown.appName == "W8Trackr")
+            #expect(shown.category == notification.category.rawValue)
+            #expect(shown.urgency == notification.urgency)
+            #expect(shown.expiry == notification.expiry)
+        }
+    }
+
+    @Test("A goal milestone never expires")
+    func goalNeverExpires() throws {
+        let session = try DunstSession()
+        defer { session.stop() }
+
+        let run = try probe.run([.post(Sample.milestone(expiry: .never))], environment: session.environment)
+
+        #expect(run.outcomes.first?.error == nil, "\(run.outcomes)")
+        let shown = try #require(try session.history().first)
+        #expect(shown.timeoutMicroseconds == 0)
+        #expect(shown.expiry == .never)
+    }
+
+    @Test(
+        "User text is escaped, so markup characters show literally",
+        arguments: ["<b>&", "Down 2 lb & <feeling> great", "a < b > c && d"])
+    func escapesMarkup(text: String) throws {
+        let session = try DunstSession()
+        defer { session.stop() }
+        var notification = Sample.summary
+        notification.body = text
+
+        let run = try probe.run([.post(notification)], environment: session.environment)
+
+        #expect(run.outcomes.first?.error == nil, "\(run.outcomes)")
+        let shown = try #require(try session.history().first)
+        #expect(!shown.body.contains("<"))
+        #expect(shown.displayedBody == text)
+    }
+
+    @Test("Posting with replacesID keeps the server id and leaves one notification, not two")
+    func replaces() throws {
+        let session = try DunstSession()
+        defer { session.stop() }
+        var update = Sample.reminder
+        update.title = "Still time to weigh in"
+
+        let run = try probe.run(
+            [.post(Sample.reminder), .post(update, replacingStep: 0)], environment: session.environment)
+
+        let first = try #require(run.outcomes[0].id, "\(run.outcomes)")
+        #expect(run.outcomes[1].id == first)
+        let shown = try session.history()
+        #expect(shown.map(\.summary) == ["Still time to weigh in"])
+        #expect(shown.map(\.id) == [first])
+    }
+
+    @Test("A second sink closes a notification by its server id")
+    func closesFromSecondSink() throws {
+        let session = try DunstSession()
+        defer { session.stop() }
+
+        let run = try probe.run([.post(Sample.reminder), .close(step: 0, sink: 1)], environment: session.environment)
+
+        #expect(run.outcomes.map(\.error) == [nil, nil], "\(run.outcomes)")
+        #expect(try session.displayedCount() == 0)
+        #expect(try session.history().map(\.id) == [try #require(run.outcomes[0].id)])
+    }
+
+    @Test("Another process closes a notification by its server id")
+    func closesFromAnotherProcess() throws {
+        let session = try DunstSession()
+        defer { session.stop() }
+        let posted = try probe.run([.post(Sample.reminder), .post(Sample.summary)], environment: session.environment)
+        let id = try #require(posted.outcomes[0].id, "\(posted.outcomes)")
+        #expect(try session.displayedCount() == 2)
+
+        let closed = try probe.run([.close(id: id)], environment: session.environment)
+
+        #expect(closed.outcomes.first?.error == nil, "\(closed.outcomes)")
+        #expect(try session.displayedCount() == 1)
+    }
+
+    @Test("Without the themed icon installed, the stock icon is used")
+    func fallsBackToStockIcon() throws {
+        let session = try DunstSession()
+        defer { session.stop() }
+
+        _ = try probe.run([.post(Sample.summary)], environment: session.environment)
+
+        let shown = try #require(try session.history().first)
+        #expect(shown.iconPath.hasSuffix("/dialog-information.svg"))
+    }
+
+    @Test("With the themed icon installed under XDG_DATA_HOME, it is used by name")
+    func usesInstalledIcon() throws {
+        let session = try DunstSession()
+        defer { session.stop() }
+        let installed = session.iconDirectory.appendingPathComponent("w8trackr.svg")
+        try FileManager.default.copyItem(
+            at: dataDirectory.appendingPathComponent("icons/hicolor/scalable/apps/w8trackr.svg"), to: installed)
+
+        _ = try probe.run([.post(Sample.summary)], environment: session.environment)
+
+        let shown = try #require(try session.history().first)
+        #expect(shown.iconPath == installed.path)
+    }
+
+    @Test("imagePath is sent as the image-path hint")
+    func sendsImagePath() throws {
+        let session = try DunstSession()
+        defer { session.stop() }
+        var notification = Sample.milestone()
+        notification.imagePath = dataDirectory.appendingPathComponent("icons/hicolor/scalable/apps/w8trackr.svg").path
+
+        _ = try probe.run([.post(notification)], environment: session.environment)
+
+        let shown = try #require(try session.history().first)
+        #expect(shown.iconPath == notification.imagePath)
+    }
+
+    @Test("serverInfo names dunst and lists its capabilities")
+    func serverInfo() throws {
+        let session = try DunstSession()
+        defer { session.stop() }
+
+        let run = try probe.run([.serverInfo()], environment: session.environment)
+
+        let info = try #require(run.outcomes.first?.serverInfo, "\(run.outcomes)")
+        #expect(info.name == "dunst")
+        #expect(info.capabilities.contains("body"))
+        #expect(info.capabilities.contains("body-markup"))
+        #expect(info.specVersion == "1.2")
+    }
+
+    @Test("A post returns quickly and the notification is on screen")
+    func showsOnScreen() throws {
+        let session = try DunstSession()
+        defer { session.stop() }
+
+        let run = try probe.run([.post(Sample.milestone()), .post(Sample.summary)], environment: session.environment)
+
+        #expect(run.outcomes.map(\.error) == [nil, nil], "\(run.outcomes)")
+        // The first post connects to the bus; the second is the steady-state cost.
+        #expect(run.outcomes[1].seconds < 0.5)
+        #expect(try session.displayedCount() == 2)
+        let shot = FileManager.default.temporaryDirectory.appendingPathComponent("w8-shot-\(UUID().uuidString).png")
+        defer { try? FileManager.default.removeItem(at: shot) }
+        try session.screenshot(to: shot)
+        let png = try Data(contentsOf: shot)
+        #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+    }
+}

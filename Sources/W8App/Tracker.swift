@@ -23,8 +23,25 @@ public struct Tracker: Sendable {
         self.context = context
     }
 
+    /// The key of the daily weigh-in reminder, whose server id is kept so that logging a weight can close it.
+    public static let weighInReminderKey = "reminder.weigh-in"
+
     public func add(_ entry: WeightEntry) throws -> TrackerOutcome {
-        deliver(try database.addEntry(entry, context: context))
+        var outcome = deliver(try database.addEntry(entry, context: context))
+        if let warning = closeWeighInReminder(), outcome.warning == nil { outcome.warning = warning }
+        return outcome
+    }
+
+    /// Closes the weigh-in reminder on screen, if one was posted by any process; the person has just weighed in.
+    func closeWeighInReminder() -> String? {
+        guard let id = try? database.notificationID(forKey: Tracker.weighInReminderKey) else { return nil }
+        try? database.setNotificationID(nil, forKey: Tracker.weighInReminderKey, at: context.now)
+        do {
+            try sink.close(id: id)
+            return nil
+        } catch {
+            return "weigh-in reminder not closed (\(error.localizedDescription))"
+        }
     }
 
     public func edit(id: Int64, _ edit: (inout WeightEntry) throws -> Void) throws -> TrackerOutcome {

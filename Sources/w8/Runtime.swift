@@ -1,6 +1,7 @@
 import Foundation
 import W8App
 import W8Core
+import W8Libnotify
 import W8Store
 
 /// Everything a command needs from the outside world, built once: the composition root.
@@ -35,7 +36,11 @@ struct Runtime {
         return try DateInput.parse(text, now: now, calendar: calendar)
     }
 
-    func sink() -> any NotificationSink { PendingSink() }
+    /// libnotify, with a deadline well inside the 3 s that `w8 add` may take against a hung server.
+    func sink() -> any NotificationSink {
+        LibnotifyNotificationSink(
+            deadline: 2.0, dataDirectories: LibnotifyNotificationSink.dataDirectories(environment: environment))
+    }
 
     func tracker(settings: Settings) throws -> Tracker {
         Tracker(
@@ -44,8 +49,3 @@ struct Runtime {
     }
 }
 
-struct PendingSink: NotificationSink {
-    struct Unavailable: Error {}
-    func post(_ notification: DesktopNotification) throws -> UInt32 { throw Unavailable() }
-    func close(id: UInt32) throws {}
-}

@@ -21,7 +21,10 @@ struct W8: ParsableCommand {
             78 bad config file.
             """,
         version: version,
-        subcommands: [Add.self, Goal.self, Status.self, Log.self, Edit.self, Remove.self, Milestones.self, Config.self]
+        subcommands: [
+            Add.self, Goal.self, Status.self, Log.self, Edit.self, Remove.self, Milestones.self, Config.self, Doctor.self,
+            NotifyTest.self,
+        ]
     )
 
     /// Runs the command and turns every error into one line on stderr and a sysexits(3) code.
@@ -63,6 +66,8 @@ struct W8: ParsableCommand {
         case let error as AppError:
             code = 78
             message = error.localizedDescription
+        case let error as ExitCode:
+            Foundation.exit(error.rawValue)  // the command already said why
         default:
             let exit = exitCode(for: error)
             if exit == .success {

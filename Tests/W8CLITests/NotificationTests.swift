@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+import W8Core
+import W8TestSupport
+
+/// The built `w8` against real notification servers: dunst under Xvfb on a private bus, no server, a hung one.
+@Suite(.serialized) struct CLINotificationTests {
+    /// A sandbox that reaches `bus` and nothing else: no DISPLAY, because `w8 add` must not need one.
+    func sandbox(bus: PrivateSessionBus, dataDirs: String? = nil) throws -> W8Sandbox {
+        var extra = ["DBUS_SESSION_BUS_ADDRESS": bus.address, "XDG_RUNTIME_DIR": bus.runtimeDirectory.path]
+        if let dataDirs { extra["XDG_DATA_DIRS"] = dataDirs }
+        return try W8Sandbox(extra: extra)
+    }
+
+    static var artifacts: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("artifacts")
+    }
+
+    // Goal, then entries crossing 25, 50, 75 + approaching, and 100: each one a real notification.
+    @Test func scenarioThroughDunst() throws {
+        let dunst = try DunstSession()
+        defer { dunst.stop() }
+        let w8 = try sandbox(bus: dunst.bus)
+        try w8.run("add", "200", "--date", "2026-11-01")
+        try w8.run("goal", "160")
+        var notified: [String?] = []
+        for weight in ["190", "180", "164 lb", "160", "159"] {
+            let result = try w8.run("add", weight, "--note", "<b>me & you</b>", "--json")
+            #expect(result.status == 0)
+            #expect(result.stderr.isEmpty, "\(result.stderr)")
+            notified.append((try object(try result.json())["notified"]) as? String)
+            if weight == "160" {
+                try FileManager.default.createDirectory(at: Self.artifacts, withIntermediateDirectories: true)
+                try dunst.screenshot(to: Self.artifacts.appendingPathComponent("notification-goal-achieved.png"))
+            }
+        }
+        #expect(notified == ["25", "50", "approaching", "100", nil])
+        let shown = try dunst.history()
+        #expect(shown.count == 4)
+        #expect(shown.map(\.summary) == [
+            "25% of the way to your goal!", "Halfway there!", "You're close to your goal!",
+            "Goal achieved! You reached 160.0 lb",
+        ])
+        #expect(shown.allSatisfy { $0.appName == "W8Trackr" && $0.category == "x-w8trackr.milestone" })
+        #expect(shown.allSatisfy { $0.urgency == .normal })
+        #expect(shown.allSatisfy { $0.summary.count <= 50 && $0.displayedBody.count <= 150 })
+        #expect(shown[1].displayedBody == "You've lost 20.0 lb so far, 20.0 lb to go to 160.0 lb. Keep up the great work!")
+        #expect(shown.last?.expiry == .never)
+        #expect(shown.dropLast().allSatisfy { $0.expiry == .serverDefault })
+        let milestones = try #require(try w8.json("milestones") as? [[String: Any]])
+        let sent = Dictionary(milestones.map { ($0["type"] as! String, $0["notification_sent"] as! Bool) }) { $0 || $1 }
+        #expect(sent == ["25": true, "50": true, "75": false, "approaching": true, "100": true])
+    }
+
+    @Test func notifyTestAndDoctorSeeTheServer() throws {
+        let dunst = try DunstSession()
+        defer { dunst.stop() }
+        let w8 = try sandbox(bus: dunst.bus)
+        let posted = try w8.run("notify-test", "--category", "reminder")
+        #expect(posted.status == 0)
+        let shown = try dunst.history()
+        #expect(shown.count == 1)
+        #expect(shown.first?.category == "x-w8trackr.reminder")
+        #expect(shown.first?.urgency == .low)
+        let doctor = try object(try w8.json("doctor"))
+        let server = try object(doctor["notification_server"] as Any)
+        #expect(server["name"] as? String == "dunst")
+        #expect((server["capabilities"] as? [String])?.contains("body") == true)
+    }
+
+    // Graceful degradation: recorded, not notified, one warning, exit 0, within 3 s.
+    func expectDegraded(_ w8: W8Sandbox, reason: String) throws {
+        try w8.run("add", "180", "--date", "2026-11-01")
+        try w8.run("goal", "160")
+        let result = try w8.run("add", "175", "--json")
+        #expect(result.status == 0)
+        #expect(result.seconds < 3, "took \(result.seconds) s")
+        #expect(result.stderrLines.count == 1, "\(result.stderr)")
+        #expect(result.stderr.contains(reason), "\(result.stderr)")
+        let added = try object(try result.json())
+        #expect(added["achieved"] as? [String] == ["25"])
+        #expect(added["notified"] is NSNull)
+        let milestones = try #require(try w8.json("milestones") as? [[String: Any]])
+        #expect(milestones.map { $0["notification_sent"] as? Bool } == [false])
+        #expect(try #require(try w8.json("log") as? [[String: Any]]).count == 2)
+    }
+
+    @Test func noSessionBus() throws {
+        try expectDegraded(try W8Sandbox(), reason: "no D-Bus session bus")
+    }
+
+    @Test func busWithoutNotificationServer() throws {
+        let bus = try PrivateSessionBus()
+        defer { bus.stop() }
+        try expectDegraded(try sandbox(bus: bus), reason: "notification")
+        let doctor = try sandbox(bus: bus).run("doctor")
+        #expect(doctor.stdout.contains("none reachable"))
+    }
+
+    @Test func hungNotificationServer() throws {
+        let hung = try HungNotificationServer()
+        defer { hung.stop() }
+        try expectDegraded(try sandbox(bus: hung.bus), reason: "did not answer")
+    }
+}

@@ -21,6 +21,10 @@ let package = Package(
         .systemLibrary(name: "CLibnotify", pkgConfig: "libnotify", providers: [.apt(["libnotify-dev"])]),
         // The NotificationSink that posts real desktop notifications through libnotify.
         .target(name: "W8Libnotify", dependencies: ["W8Core", "CLibnotify"]),
+        // Linux calls Glibc's Swift module does not export (timerfd, signalfd), as small C wrappers.
+        .target(name: "CW8Linux"),
+        // The scheduler thread: sleeps until the next event by the wall clock, wakes on config changes.
+        .target(name: "W8Scheduler", dependencies: ["W8Core", "W8Store", "CW8Linux"]),
         // Test doubles and fixtures shipped as a real target (like swift-log's InMemoryLogHandler).
         .target(name: "W8TestSupport", dependencies: ["W8Core", "W8Store", "W8Libnotify"]),
         // Application services: the tracker that ties store, rules and sink together, config file, XDG paths.
@@ -28,10 +32,11 @@ let package = Package(
         // The composition root: the only place that reads the clock, the environment and XDG paths.
         .executableTarget(
             name: "w8",
-            dependencies: ["W8Core", "W8Store", "W8App", "W8Libnotify", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["W8Core", "W8Store", "W8App", "W8Libnotify", "W8Scheduler", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .testTarget(name: "W8CoreTests", dependencies: ["W8Core", "W8TestSupport"]),
         .testTarget(name: "W8StoreTests", dependencies: ["W8Core", "W8Store", "W8TestSupport"]),
+        .testTarget(name: "W8SchedulerTests", dependencies: ["W8Core", "W8Scheduler", "W8TestSupport"]),
         .testTarget(name: "W8CLITests", dependencies: ["W8Core", "W8TestSupport"]),
         // Test-only: drives LibnotifyNotificationSink in its own process, with the session bus of its environment.
         .executableTarget(name: "w8-notify-probe", dependencies: ["W8Core", "W8Libnotify", "W8TestSupport"]),

@@ -26,11 +26,45 @@ public struct SummarySchedule: Sendable, Equatable {
     }
 }
 
+/// A meal with a reminder, from iShnak's `UserNotificationSettings`.
+public enum Meal: String, Sendable, CaseIterable, Hashable {
+    case breakfast, lunch, dinner
+
+    public var defaultTime: LocalTime {
+        switch self {
+        case .breakfast: LocalTime(hour: 8)
+        case .lunch: LocalTime(hour: 13, minute: 30)
+        case .dinner: LocalTime(hour: 18)
+        }
+    }
+}
+
+/// The reminders the daemon fires; every one is off by default.
+public struct ReminderSettings: Sendable, Equatable {
+    /// A daily weigh-in reminder, skipped when a weight is already logged that day.
+    public var weighIn = false
+    public var weighInTime = LocalTime(hour: 7, minute: 30)
+    /// An evening warning when a streak of daily weigh-ins is about to break.
+    public var streak = false
+    public var streakTime = LocalTime(hour: 20)
+    /// How many days in a row make a streak worth warning about.
+    public var streakDays = 3
+    public var meals: [Meal: Bool] = [.breakfast: false, .lunch: false, .dinner: false]
+    public var mealTimes: [Meal: LocalTime] = Dictionary(uniqueKeysWithValues: Meal.allCases.map { ($0, $0.defaultTime) })
+    /// A drink-water reminder every `hydrationInterval` minutes (iShnak had the unit wrong: it is minutes).
+    public var hydration = false
+    public var hydrationInterval = 120
+
+    public init() {}
+}
+
 /// The person's settings, as kept in `config.toml`.
 public struct Settings: Sendable, Equatable {
     public var unit: WeightUnit = .lb
     public var notifications = NotificationPreferences()
     public var summary = SummarySchedule()
+    public var reminders = ReminderSettings()
+    public var quietHours = QuietHours()
 
     public init(unit: WeightUnit = .lb, notifications: NotificationPreferences = .init(), summary: SummarySchedule = .init()) {
         self.unit = unit
@@ -73,6 +107,36 @@ public enum SettingKey: String, Sendable, CaseIterable {
     case summaryEnabled = "summary.enabled"
     case summaryDay = "summary.day"
     case summaryHour = "summary.hour"
+    case weighIn = "reminders.weigh_in"
+    case weighInTime = "reminders.weigh_in_time"
+    case streak = "reminders.streak"
+    case streakTime = "reminders.streak_time"
+    case streakDays = "reminders.streak_days"
+    case breakfast = "reminders.breakfast"
+    case breakfastTime = "reminders.breakfast_time"
+    case lunch = "reminders.lunch"
+    case lunchTime = "reminders.lunch_time"
+    case dinner = "reminders.dinner"
+    case dinnerTime = "reminders.dinner_time"
+    case hydration = "reminders.hydration"
+    case hydrationInterval = "reminders.hydration_interval"
+    case quietHoursEnabled = "quiet_hours.enabled"
+    case quietHoursStart = "quiet_hours.start"
+    case quietHoursEnd = "quiet_hours.end"
+
+    var meal: Meal? {
+        switch self {
+        case .breakfast, .breakfastTime: .breakfast
+        case .lunch, .lunchTime: .lunch
+        case .dinner, .dinnerTime: .dinner
+        default: nil
+        }
+    }
+
+    var isTime: Bool {
+        [.weighInTime, .streakTime, .breakfastTime, .lunchTime, .dinnerTime, .quietHoursStart, .quietHoursEnd]
+            .contains(self)
+    }
 
     public var help: String {
         switch self {
@@ -83,6 +147,18 @@ public enum SettingKey: String, Sendable, CaseIterable {
         case .summaryEnabled: "send the weekly progress summary"
         case .summaryDay: "day of the weekly summary: sun, mon, tue, wed, thu, fri or sat"
         case .summaryHour: "hour of the weekly summary, local time: 0 to 23"
+        case .weighIn: "daily weigh-in reminder, skipped once you have logged that day"
+        case .weighInTime: "time of the weigh-in reminder, HH:MM"
+        case .streak: "evening warning when your streak of daily weigh-ins is at risk"
+        case .streakTime: "time of the streak warning, HH:MM"
+        case .streakDays: "days in a row that make a streak: 2 to 60"
+        case .breakfast, .lunch, .dinner: "\(meal!.rawValue) reminder"
+        case .breakfastTime, .lunchTime, .dinnerTime: "time of the \(meal!.rawValue) reminder, HH:MM"
+        case .hydration: "drink-water reminder at a fixed interval"
+        case .hydrationInterval: "minutes between drink-water reminders: 15 to 720"
+        case .quietHoursEnabled: "keep reminders silent during quiet hours"
+        case .quietHoursStart: "start of quiet hours, HH:MM"
+        case .quietHoursEnd: "end of quiet hours, HH:MM"
         }
     }
 
@@ -91,6 +167,9 @@ public enum SettingKey: String, Sendable, CaseIterable {
         case .unit: "lb or kg"
         case .summaryDay: "sun, mon, tue, wed, thu, fri or sat"
         case .summaryHour: "a whole hour from 0 to 23"
+        case .streakDays: "a whole number from 2 to 60"
+        case .hydrationInterval: "whole minutes from 15 to 720"
+        case _ where isTime: "a time HH:MM"
         default: "true or false"
         }
     }
@@ -104,6 +183,18 @@ public enum SettingKey: String, Sendable, CaseIterable {
         case .summaryEnabled: .bool(settings.summary.enabled)
         case .summaryDay: .string(settings.summary.day.rawValue)
         case .summaryHour: .integer(settings.summary.hour)
+        case .weighIn: .bool(settings.reminders.weighIn)
+        case .weighInTime: .string(settings.reminders.weighInTime.description)
+        case .streak: .bool(settings.reminders.streak)
+        case .streakTime: .string(settings.reminders.streakTime.description)
+        case .streakDays: .integer(settings.reminders.streakDays)
+        case .breakfast, .lunch, .dinner: .bool(settings.reminders.meals[meal!] ?? false)
+        case .breakfastTime, .lunchTime, .dinnerTime: .string((settings.reminders.mealTimes[meal!] ?? meal!.defaultTime).description)
+        case .hydration: .bool(settings.reminders.hydration)
+        case .hydrationInterval: .integer(settings.reminders.hydrationInterval)
+        case .quietHoursEnabled: .bool(settings.quietHours.enabled)
+        case .quietHoursStart: .string(settings.quietHours.start.description)
+        case .quietHoursEnd: .string(settings.quietHours.end.description)
         }
     }
 
@@ -126,6 +217,27 @@ public enum SettingKey: String, Sendable, CaseIterable {
         case (.summaryHour, .integer(let h)):
             guard (0...23).contains(h) else { throw invalid }
             settings.summary.hour = h
+        case (.weighIn, .bool(let b)): settings.reminders.weighIn = b
+        case (.streak, .bool(let b)): settings.reminders.streak = b
+        case (.breakfast, .bool(let b)), (.lunch, .bool(let b)), (.dinner, .bool(let b)):
+            settings.reminders.meals[meal!] = b
+        case (.hydration, .bool(let b)): settings.reminders.hydration = b
+        case (.quietHoursEnabled, .bool(let b)): settings.quietHours.enabled = b
+        case (.streakDays, .integer(let n)):
+            guard (2...60).contains(n) else { throw invalid }
+            settings.reminders.streakDays = n
+        case (.hydrationInterval, .integer(let n)):
+            guard (15...720).contains(n) else { throw invalid }
+            settings.reminders.hydrationInterval = n
+        case (_, .string(let text)) where isTime:
+            guard let time = LocalTime(text) else { throw invalid }
+            switch self {
+            case .weighInTime: settings.reminders.weighInTime = time
+            case .streakTime: settings.reminders.streakTime = time
+            case .quietHoursStart: settings.quietHours.start = time
+            case .quietHoursEnd: settings.quietHours.end = time
+            default: settings.reminders.mealTimes[meal!] = time
+            }
         default:
             throw invalid
         }

@@ -74,6 +74,10 @@ public struct AppDatabase: Sendable {
         self.path = path
     }
 
+    func writeChecked<T>(_ body: (Database) throws -> T) throws -> T { try write(body) }
+
+    func readChecked<T>(_ body: (Database) throws -> T) throws -> T { try read(body) }
+
     private func write<T>(_ body: (Database) throws -> T) throws -> T {
         do { return try writer.write(body) } catch let error as DatabaseError {
             throw StoreError.database(path: path, message: error.message ?? error.description)

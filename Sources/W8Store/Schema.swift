@@ -44,6 +44,18 @@ extension AppDatabase {
                 t.column("posted_at", .datetime).notNull()
             }
         }
+        migrator.registerMigration("v2") { db in
+            // One row per scheduled occurrence that some process claimed: INSERT OR IGNORE decides who sends.
+            try db.create(table: "schedule_claim") { t in
+                t.primaryKey("occurrence", .text)
+                t.column("claimed_at", .datetime).notNull()
+                t.column("sent", .boolean).notNull().defaults(to: false)
+            }
+            try db.create(table: "scheduler_state") { t in
+                t.primaryKey("name", .text)
+                t.column("last_run", .datetime).notNull()
+            }
+        }
         return migrator
     }
 }

@@ -86,3 +86,66 @@ public final class W8Sandbox: @unchecked Sendable {
         return process
     }
 }
+
+extension W8Sandbox {
+    /// Runs another program (`faketime … w8 …`) with the sandbox's environment.
+    public static func running(_ sandbox: W8Sandbox, through command: [String], timeout: TimeInterval = 30) throws
+        -> W8Run
+    {
+        let executable = try requireExecutable(command[0], debianPackage: command[0])
+        let start = Date()
+        let out = try runCommand(executable, Array(command.dropFirst()), environment: sandbox.environment, timeout: timeout)
+        return W8Run(status: out.status, stdout: out.stdout, stderr: out.stderr, seconds: Date().timeIntervalSince(start))
+    }
+}
+
+/// `w8 daemon` with a fake wall clock, its stderr (the event log) kept in a file.
+///
+/// libfaketime is preloaded and the daemon runs under `timeout --preserve-status`, which forwards SIGTERM to it
+/// and exits with its status (`faketime` itself does not forward signals, and a binary exec'd straight with the
+/// preload lost its arguments here).
+public final class DaemonProcess: @unchecked Sendable {
+    let child: ChildProcess
+
+    static let libfaketime = [
+        "/usr/lib/x86_64-linux-gnu/faketime/libfaketimeMT.so.1", "/usr/lib/aarch64-linux-gnu/faketime/libfaketimeMT.so.1",
+    ]
+
+    /// Starts the daemon with the fake wall clock starting at `fakeStart` (`YYYY-MM-DD HH:MM:SS`, local time).
+    public init(_ sandbox: W8Sandbox, fakeStart: String) throws {
+        guard let library = DaemonProcess.libfaketime.first(where: { FileManager.default.fileExists(atPath: $0) }) else {
+            throw NotificationServerFixtureError.missingExecutable("libfaketimeMT.so.1", debianPackage: "faketime")
+        }
+        var environment = sandbox.environment
+        environment["LD_PRELOAD"] = library
+        environment["FAKETIME"] = "@\(fakeStart)"
+        let timeout = try requireExecutable("timeout", debianPackage: "coreutils")
+        child = try ChildProcess(
+            name: "daemon-\(UUID().uuidString)", executable: timeout,
+            arguments: ["--preserve-status", "300", sandbox.executable, "daemon"],
+            environment: environment, logDirectory: sandbox.root)
+    }
+
+    public var log: String { child.log }
+
+    /// Waits until the log contains `text`, at most `timeout` seconds.
+    public func waitForLog(_ text: String, timeout: TimeInterval) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !log.contains(text) {
+            guard Date() < deadline, child.process.isRunning else {
+                let state = child.process.isRunning ? "running" : "exited with \(child.process.terminationStatus)"
+                throw NotificationServerFixtureError.timedOut("daemon (\(state)) log never said '\(text)'; log:\n\(log)")
+            }
+            usleep(20_000)
+        }
+    }
+
+    /// SIGTERM, then the exit status (SIGKILL after 5 s).
+    @discardableResult
+    public func stop() -> Int32 {
+        child.stop(grace: 5)
+        return child.process.terminationStatus
+    }
+
+    deinit { child.stop(grace: 1) }
+}

@@ -2,6 +2,7 @@ import Foundation
 import W8App
 import W8Core
 import W8Libnotify
+import W8Scheduler
 import W8Store
 
 /// Everything a command needs from the outside world, built once: the composition root.
@@ -47,5 +48,8 @@ struct Runtime {
             database: try database(), sink: sink(),
             context: EvaluationContext(now: now, calendar: calendar, settings: settings))
     }
-}
 
+    func eventRunner() throws -> EventRunner {
+        EventRunner(database: try database(), sink: sink(), settings: try settings(), calendar: calendar)
+    }
+}

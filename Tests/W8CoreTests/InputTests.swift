@@ -152,7 +152,7 @@ import W8TestSupport
             switch key.value(in: expected) {
             case .bool(let b): .bool(!b)
             case .integer: .integer(21)
-            case .string: key == .unit ? .string("kg") : .string("wed")
+            case .string(let current): key == .unit ? .string("kg") : LocalTime(current) != nil ? .string("06:45") : .string("wed")
             }
         try key.apply(value, to: &expected)
         let edited = try ConfigDocument(text: ConfigDocument.defaultText()).setting(key, to: value)

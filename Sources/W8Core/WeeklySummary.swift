@@ -1,0 +1,75 @@
+import Foundation
+
+/// The 7-day direction of weight (`004_*`): stable under 0.5 units, unknown with fewer than 2 entries.
+public enum WeightTrend: String, Sendable, Codable {
+    case up, down, stable, unknown
+}
+
+/// The weekly progress summary (US3, FR-010), in the preferred unit.
+public struct WeeklySummary: Sendable, Equatable {
+    public var unit: WeightUnit
+    public var weekStart: Date
+    public var weekEnd: Date
+    /// Entries dated within the week, oldest first.
+    public var entries: [WeightEntry]
+    /// What the week's change is measured from: the latest entry before the week, or else its first entry.
+    public var baseline: WeightEntry?
+    public var progress: GoalProgress?
+
+    public static let window: TimeInterval = 7 * 24 * 3600
+
+    /// The summary of the 7 days up to `now`, from the week's entries and the latest one before it.
+    public init(unit: WeightUnit, now: Date, entries: [WeightEntry], before: WeightEntry?, progress: GoalProgress?) {
+        self.unit = unit
+        weekEnd = now
+        weekStart = now.addingTimeInterval(-WeeklySummary.window)
+        self.entries = entries.sorted { ($0.date, $0.id ?? 0) < ($1.date, $1.id ?? 0) }
+        baseline = before ?? self.entries.first
+        self.progress = progress
+    }
+
+    public var latest: WeightEntry? { entries.last }
+
+    /// Latest minus baseline, in the preferred unit; nil without two weights to compare.
+    public var change: Double? {
+        guard trend != .unknown, let latest, let baseline else { return nil }
+        return latest.weight.value(in: unit) - baseline.weight.value(in: unit)
+    }
+
+    public var trend: WeightTrend {
+        guard let latest, let baseline, entries.count + (baseline == entries.first ? 0 : 1) >= 2 else { return .unknown }
+        let delta = latest.weight.value(in: unit) - baseline.weight.value(in: unit)
+        if abs(delta) < unit.stableThreshold { return .stable }
+        return delta > 0 ? .up : .down
+    }
+
+    /// The notification: a summary with entries, or a gentle reminder without (US3-2).
+    public var notification: DesktopNotification {
+        func w(_ v: Double) -> String { Weight(v, unit).formatted }
+        guard let latest else {
+            return DesktopNotification(
+                key: "summary", title: "Time for a weigh-in?",
+                body: "No weigh-ins this week. A quick one today keeps your progress on track.",
+                category: .summary)
+        }
+        let current = latest.weight.value(in: unit)
+        let title: String
+        switch (trend, change) {
+        case (.down, let c?): title = "Your week: down \(w(abs(c)))"
+        case (.up, let c?): title = "Your week: up \(w(abs(c)))"
+        case (.stable, _): title = "Your week: steady at \(w(current))"
+        default: title = "Your week: \(w(current))"
+        }
+        let count = entries.count == 1 ? "1 weigh-in" : "\(entries.count) weigh-ins"
+        var body = "\(count), latest \(w(current))."
+        if let progress, let percent = progress.percent {
+            body +=
+                progress.reaches(.complete)
+                ? " Goal of \(w(progress.goal)) reached. Well done!"
+                : " \(Int(max(percent, 0).rounded(.down)))% of the way to \(w(progress.goal)), \(w(progress.distanceToGoal)) to go."
+        } else {
+            body += " Set a goal with 'w8 goal' to see your progress."
+        }
+        return DesktopNotification(key: "summary", title: title, body: body, category: .summary)
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import W8Core
+import W8Store
+
+/// What firing one occurrence did.
+public enum FireOutcome: Sendable, Equatable, CustomStringConvertible {
+    case sent(UInt32)
+    /// Another process (or an earlier run) already claimed this occurrence.
+    case alreadyClaimed
+    case skipped(String)
+    case failed(String)
+
+    public var description: String {
+        switch self {
+        case .sent(let id): "sent (server id \(id))"
+        case .alreadyClaimed: "already sent by another run"
+        case .skipped(let why): "skipped: \(why)"
+        case .failed(let why): "not shown: \(why)"
+        }
+    }
+}
+
+/// Fires scheduled occurrences: claims each in the database first, so that the daemon, the systemd timer and
+/// a manual `w8 summary --send --if-due` send it exactly once between them.
+public struct EventRunner: Sendable {
+    public let database: AppDatabase
+    public let sink: any NotificationSink
+    public let settings: Settings
+    public let calendar: Calendar
+
+    public init(database: AppDatabase, sink: any NotificationSink, settings: Settings, calendar: Calendar) {
+        self.database = database
+        self.sink = sink
+        self.settings = settings
+        self.calendar = calendar
+    }
+
+    public var schedule: Schedule { Schedule(settings: settings, calendar: calendar) }
+
+    /// Reminders this late (after a suspend, say) are dropped rather than shown out of their moment.
+    public static let reminderGrace: TimeInterval = 15 * 60
+
+    /// The summary of the 7 days up to `now`.
+    public func summary(at now: Date) throws -> WeeklySummary {
+        let (entries, before) = try database.week(from: now.addingTimeInterval(-WeeklySummary.window), to: now)
+        return WeeklySummary(
+            unit: settings.unit, now: now, entries: entries, before: before,
+            progress: try database.snapshot(unit: settings.unit).progress)
+    }
+
+    /// Sends the summary whatever the schedule says (`w8 summary --send`).
+    public func sendSummary(at now: Date) throws -> FireOutcome {
+        post(try summary(at: now).notification)
+    }
+
+    /// Sends the summary if its latest occurrence is due and unsent (`w8 summary --send --if-due`, the timer),
+    /// and remembers this run for the next catch-up decision. A summary that could not be shown (no notification
+    /// server yet, say at login) is left unsent and unremembered, so the next run tries again.
+    public func sendSummaryIfDue(at now: Date) throws -> (Occurrence, FireOutcome)? {
+        let lastRun = try database.lastRun("summary")
+        guard let due = schedule.dueSummary(lastRun: lastRun, now: now) else {
+            try database.setLastRun("summary", now)
+            return nil
+        }
+        let outcome = try fire(due, at: now)
+        if case .failed = outcome {
+            try database.unclaim(due.key)
+        } else {
+            try database.setLastRun("summary", now)
+        }
+        return (due, outcome)
+    }
+
+    /// Fires one occurrence at `now`: claim, check its condition, post, record.
+    public func fire(_ occurrence: Occurrence, at now: Date) throws -> FireOutcome {
+        if occurrence.kind.isReminder, now.timeIntervalSince(occurrence.date) > EventRunner.reminderGrace {
+            return .skipped("\(Int(now.timeIntervalSince(occurrence.date) / 60)) minutes late")
+        }
+        guard try database.claim(occurrence.key, at: now) else { return .alreadyClaimed }
+        let outcome: FireOutcome
+        switch occurrence.kind {
+        case .weeklySummary:
+            outcome = post(try summary(at: now).notification)
+        case .weighIn:
+            outcome = try loggedToday(now) ? .skipped("a weight is already logged today") : postReminder(.weighIn, now)
+        case .streak:
+            let days = Streak.daysBefore(
+                now, dates: try database.entryDates(since: now.addingTimeInterval(-62 * 86400)), calendar: calendar)
+            if try loggedToday(now) {
+                outcome = .skipped("a weight is already logged today")
+            } else if days < settings.reminders.streakDays {
+                outcome = .skipped("streak of \(days) days is under \(settings.reminders.streakDays)")
+            } else {
+                outcome = try postReminder(.streak, now, streakDays: days)
+            }
+        case .meal, .hydration:
+            outcome = try postReminder(occurrence.kind, now)
+        }
+        if case .sent = outcome { try database.markClaim(occurrence.key, sent: true) }
+        return outcome
+    }
+
+    func loggedToday(_ now: Date) throws -> Bool {
+        !(try database.entryDates(since: calendar.startOfDay(for: now)).isEmpty)
+    }
+
+    /// Posts a reminder replacing the one of its kind still on screen, and keeps the new server id.
+    func postReminder(_ kind: EventKind, _ now: Date, streakDays: Int = 0) throws -> FireOutcome {
+        var notification = DesktopNotification.reminder(kind, streakDays: streakDays)
+        notification.replacesID = try database.notificationID(forKey: notification.key)
+        let outcome = post(notification)
+        if case .sent(let id) = outcome { try database.setNotificationID(id, forKey: notification.key, at: now) }
+        return outcome
+    }
+
+    func post(_ notification: DesktopNotification) -> FireOutcome {
+        do {
+            return .sent(try sink.post(notification))
+        } catch {
+            return .failed(error.localizedDescription)
+        }
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import W8Core
+import W8Store
+
+/// The scheduler thread's loop: sleeps until the next event by the wall clock, fires it, and starts over when
+/// the config file, the clock or the time zone changes. It never polls.
+public final class Scheduler: Sendable {
+    public typealias Log = @Sendable (String) -> Void
+
+    let database: AppDatabase
+    let sink: any NotificationSink
+    let loadSettings: @Sendable () throws -> Settings
+    let clock: @Sendable () -> Date
+    let calendar: @Sendable () -> Calendar
+    let log: Log
+    let waiter: WallClockWaiter
+
+    /// - Parameters:
+    ///   - loadSettings: reads the config file; called at start and after every change to it.
+    ///   - clock: the wall clock. - calendar: the person's calendar, read again after a time-zone change.
+    public init(
+        database: AppDatabase, sink: any NotificationSink, waiter: WallClockWaiter,
+        loadSettings: @escaping @Sendable () throws -> Settings, clock: @escaping @Sendable () -> Date,
+        calendar: @escaping @Sendable () -> Calendar, log: @escaping Log
+    ) {
+        self.database = database
+        self.sink = sink
+        self.waiter = waiter
+        self.loadSettings = loadSettings
+        self.clock = clock
+        self.calendar = calendar
+        self.log = log
+    }
+
+    /// Runs until `waiter.stop()` or a stop signal.
+    public func run() {
+        var settings = reload(previous: Settings())
+        log("started; \(describeNext(settings))")
+        catchUp(settings)
+        var since = clock()
+        while true {
+            let runner = EventRunner(database: database, sink: sink, settings: settings, calendar: calendar())
+            let next = runner.schedule.upcoming(after: clock()).first?.date
+            switch waiter.wait(until: next) {
+            case .deadline:
+                since = fireDue(runner, since: since)
+            case .clockChanged:
+                log("the clock was set; planning again")
+                since = fireDue(runner, since: since)
+            case .fileChanged:
+                settings = reload(previous: settings)
+                log("settings changed; \(describeNext(settings))")
+            case .stopped, .signal:
+                log("stopping")
+                return
+            }
+        }
+    }
+
+    /// Fires what fell due since the last check: the summary by catch-up, each reminder's latest occurrence
+    /// (a reminder too late after a suspend is dropped by the runner). Returns the moment of this check.
+    func fireDue(_ runner: EventRunner, since: Date) -> Date {
+        let now = clock()
+        catchUp(runner.settings)
+        for kind in runner.schedule.kinds where kind.isReminder {
+            guard let occurrence = runner.schedule.latest(kind, atOrBefore: now), occurrence.date > since else {
+                continue
+            }
+            report(occurrence, Result { try runner.fire(occurrence, at: now) })
+        }
+        return now
+    }
+
+    /// Sends a summary missed since the last run (at start, after a wake-up or a clock change) and remembers now.
+    func catchUp(_ settings: Settings) {
+        let runner = EventRunner(database: database, sink: sink, settings: settings, calendar: calendar())
+        do {
+            if let (occurrence, outcome) = try runner.sendSummaryIfDue(at: clock()) { report(occurrence, .success(outcome)) }
+        } catch {
+            log("summary: \(error.localizedDescription)")
+        }
+    }
+
+    func report(_ occurrence: Occurrence, _ result: Result<FireOutcome, Error>) {
+        switch result {
+        case .success(.alreadyClaimed): log("\(occurrence.key): already sent by another run")
+        case .success(let outcome): log("\(occurrence.key): \(outcome)")
+        case .failure(let error): log("\(occurrence.key): \(error.localizedDescription)")
+        }
+    }
+
+    func reload(previous: Settings) -> Settings {
+        do {
+            return try loadSettings()
+        } catch {
+            log("keeping the previous settings: \(error.localizedDescription)")
+            return previous
+        }
+    }
+
+    func describeNext(_ settings: Settings) -> String {
+        let schedule = Schedule(settings: settings, calendar: calendar())
+        guard let next = schedule.upcoming(after: clock()).first else { return "no events enabled" }
+        return "next: \(next.key)"
+    }
+}

@@ -1,0 +1,1 @@
+// The scheduler thread and its wall-clock waiting primitive.

@@ -1,0 +1,74 @@
+import Foundation
+import GRDB
+import W8Core
+
+extension AppDatabase {
+    /// Claims a scheduled occurrence for this process; true for exactly one claimant across all processes.
+    public func claim(_ key: String, at date: Date) throws -> Bool {
+        try writeChecked { db in
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO schedule_claim (occurrence, claimed_at, sent) VALUES (?, ?, 0)",
+                arguments: [key, date])
+            return db.changesCount == 1
+        }
+    }
+
+    /// Records whether the notification of a claimed occurrence went out.
+    public func markClaim(_ key: String, sent: Bool) throws {
+        try writeChecked { db in
+            try db.execute(sql: "UPDATE schedule_claim SET sent = ? WHERE occurrence = ?", arguments: [sent, key])
+        }
+    }
+
+    /// Gives a claim back, when the notification could not be shown, so that a later run can send it.
+    public func unclaim(_ key: String) throws {
+        try writeChecked { db in
+            try db.execute(sql: "DELETE FROM schedule_claim WHERE occurrence = ? AND sent = 0", arguments: [key])
+        }
+    }
+
+    /// Claimed occurrences and whether each was sent, for tests and `w8 schedule`.
+    public func claims() throws -> [(key: String, sent: Bool)] {
+        try readChecked { db in
+            try Row.fetchAll(db, sql: "SELECT occurrence, sent FROM schedule_claim ORDER BY claimed_at").map {
+                (key: $0["occurrence"], sent: $0["sent"])
+            }
+        }
+    }
+
+    /// When the scheduler named `name` last ran, in any process.
+    public func lastRun(_ name: String) throws -> Date? {
+        try readChecked { db in
+            try Date.fetchOne(db, sql: "SELECT last_run FROM scheduler_state WHERE name = ?", arguments: [name])
+        }
+    }
+
+    /// Remembers a run; the moment never moves backwards.
+    public func setLastRun(_ name: String, _ date: Date) throws {
+        try writeChecked { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO scheduler_state (name, last_run) VALUES (?, ?)
+                    ON CONFLICT(name) DO UPDATE SET last_run = max(last_run, excluded.last_run)
+                    """, arguments: [name, date])
+        }
+    }
+
+    /// Entries dated in `[start, end]`, oldest first, and the latest one before `start`.
+    public func week(from start: Date, to end: Date) throws -> (entries: [WeightEntry], before: WeightEntry?) {
+        try readChecked { db in
+            let entries = try EntryRecord.filter(EntryRecord.Columns.date >= start && EntryRecord.Columns.date <= end)
+                .order(EntryRecord.Columns.date, EntryRecord.Columns.id).fetchAll(db).map(\.entry)
+            let before = try EntryRecord.filter(EntryRecord.Columns.date < start).order(EntryRecord.newestFirst)
+                .fetchOne(db)?.entry
+            return (entries, before)
+        }
+    }
+
+    /// The dates of entries since `start`, for streaks and "already logged today".
+    public func entryDates(since start: Date) throws -> [Date] {
+        try readChecked { db in
+            try Date.fetchAll(db, EntryRecord.select(EntryRecord.Columns.date).filter(EntryRecord.Columns.date >= start))
+        }
+    }
+}

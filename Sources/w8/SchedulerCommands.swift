@@ -1,0 +1,142 @@
+import ArgumentParser
+import Foundation
+import W8App
+import W8Core
+import W8Scheduler
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+extension W8 {
+    struct Summary: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show or send this week's progress summary.",
+            discussion: """
+                The week is the 7 days up to now. --send posts it as a notification; with --if-due it posts only \
+                when the latest scheduled occurrence (summary.day, summary.hour) is due and was not sent by any \
+                process yet: the systemd timer's command, safe to run as often as you like.
+                Examples: w8 summary · w8 summary --json · w8 summary --send --if-due
+                """)
+
+        @Flag(help: "Post the summary as a desktop notification.")
+        var send = false
+
+        @Flag(name: .customLong("if-due"), help: "With --send: only if the scheduled occurrence is due and unsent.")
+        var ifDue = false
+
+        @OptionGroup var output: OutputOptions
+
+        func validate() throws {
+            if ifDue, !send { throw ValidationError("--if-due goes with --send") }
+        }
+
+        func run() throws {
+            let runtime = Runtime()
+            let runner = try runtime.eventRunner()
+            if send {
+                let (label, outcome): (String, FireOutcome?)
+                if ifDue {
+                    let result = try runner.sendSummaryIfDue(at: runtime.now)
+                    (label, outcome) = (result?.0.key ?? "summary", result?.1)
+                } else {
+                    (label, outcome) = ("summary", try runner.sendSummary(at: runtime.now))
+                }
+                if output.json {
+                    return emit(.object([("occurrence", .string(label)), ("outcome", .string(outcome?.description ?? "not due"))]))
+                }
+                guard let outcome else {
+                    return print(runner.settings.summary.enabled ? "Summary not due." : "Summary is disabled (summary.enabled).")
+                }
+                if case .failed(let why) = outcome { warn("summary not shown (\(why))") }
+                return print("\(label): \(outcome)")
+            }
+            let summary = try runner.summary(at: runtime.now)
+            let notification = summary.notification
+            let present = Presenter(unit: runner.settings.unit, dates: runtime.dates)
+            if output.json {
+                return emit(
+                    .object([
+                        ("week_start", .string(runtime.dates.iso8601(summary.weekStart))),
+                        ("week_end", .string(runtime.dates.iso8601(summary.weekEnd))),
+                        ("entries", .integer(Int64(summary.entries.count))),
+                        ("unit", .string(summary.unit.rawValue)),
+                        ("latest_weight", .decimal(summary.latest?.weight.value(in: summary.unit))),
+                        ("change", .decimal(summary.change)),
+                        ("trend", .string(summary.trend.rawValue)),
+                        ("goal_weight", .decimal(summary.progress?.goal)),
+                        ("progress_percent", .decimal(summary.progress?.percent)),
+                        ("title", .string(notification.title)),
+                        ("body", .string(notification.body)),
+                    ]))
+            }
+            print(notification.title)
+            print(notification.body)
+            print("Week: \(runtime.dates.short(summary.weekStart)) to \(runtime.dates.short(summary.weekEnd)); trend \(summary.trend.rawValue)")
+            _ = present
+        }
+    }
+
+    struct Schedule: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List the next time of every enabled event.", discussion: "Example: w8 schedule --json")
+
+        @OptionGroup var output: OutputOptions
+
+        func run() throws {
+            let runtime = Runtime()
+            let schedule = W8Core.Schedule(settings: try runtime.settings(), calendar: runtime.calendar)
+            let upcoming = schedule.upcoming(after: runtime.now)
+            if output.json {
+                return emit(
+                    .array(upcoming.map {
+                        .object([("event", .string($0.kind.description)), ("at", .string(runtime.dates.iso8601($0.date)))])
+                    }))
+            }
+            if upcoming.isEmpty { return print("No events enabled. See 'w8 config' for summary.* and reminders.*.") }
+            for o in upcoming {
+                print("\(o.kind.description.padding(toLength: 10, withPad: " ", startingAt: 0))  \(runtime.dates.short(o.date))")
+            }
+        }
+    }
+
+    struct Daemon: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Run the scheduler in the foreground: weekly summary and reminders at their local times.",
+            discussion: """
+                Logs one line per event to stderr (the journal under systemd). Stops on SIGTERM or SIGINT. \
+                Changes to config.toml take effect at once; a summary missed while it was not running is sent \
+                once when it starts. Example: systemctl --user enable --now w8trackr.service
+                """)
+
+        func run() throws {
+            let signals = [SIGTERM, SIGINT]
+            try WallClockWaiter.blockSignals(signals)
+            let runtime = Runtime()
+            let database = try runtime.database()
+            _ = try runtime.settings()
+            let waiter = try WallClockWaiter(watching: [runtime.paths.configFile, "/etc/localtime"], signals: signals)
+            let config = runtime.config
+            let zoneFromEnvironment = runtime.environment["TZ"] != nil
+            let scheduler = Scheduler(
+                database: database, sink: runtime.sink(), waiter: waiter, loadSettings: { try config.load() },
+                clock: { Date() },
+                calendar: {
+                    if !zoneFromEnvironment { NSTimeZone.resetSystemTimeZone() }
+                    var calendar = Calendar(identifier: .gregorian)
+                    calendar.timeZone = TimeZone.current
+                    calendar.locale = Locale(identifier: "en_US_POSIX")
+                    return calendar
+                },
+                log: { line in FileHandle.standardError.write(Data("w8 daemon: \(line)\n".utf8)) })
+            let done = DispatchSemaphore(value: 0)
+            let thread = Thread {
+                scheduler.run()
+                done.signal()
+            }
+            thread.name = "w8-scheduler"
+            thread.start()
+            done.wait()
+        }
+    }
+}

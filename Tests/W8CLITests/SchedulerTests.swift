@@ -1,0 +1,115 @@
+import Foundation
+import Testing
+import W8Core
+import W8TestSupport
+
+/// The built `w8 daemon` and `w8 summary --send --if-due` under faketime, posting to a real dunst.
+@Suite(.serialized) struct CLISchedulerTests {
+    /// A sandbox on dunst's bus whose commands run under `faketime` from `start` (local time of the sandbox).
+    func sandbox(_ dunst: DunstSession) throws -> W8Sandbox {
+        try W8Sandbox(extra: [
+            "DBUS_SESSION_BUS_ADDRESS": dunst.bus.address, "XDG_RUNTIME_DIR": dunst.bus.runtimeDirectory.path,
+        ])
+    }
+
+    func faketime(_ w8: W8Sandbox, at start: String, _ arguments: [String]) throws -> W8Run {
+        try W8Sandbox.running(w8, through: ["faketime", "-f", "@\(start)", w8.executable] + arguments)
+    }
+
+    func seedWeek(_ w8: W8Sandbox) throws {
+        try w8.run("add", "180", "--date", "2026-11-10")
+        try w8.run("goal", "160", "--date", "2026-11-10")
+        try w8.run("add", "178", "--date", "2026-11-18")
+        try w8.run("add", "176", "--date", "2026-11-21T08:00")
+    }
+
+    // The daemon posts the summary at the configured time, not before.
+    @Test func daemonSendsTheSummaryOnTime() throws {
+        let dunst = try DunstSession()
+        defer { dunst.stop() }
+        let w8 = try sandbox(dunst)
+        try seedWeek(w8)
+        let daemon = try DaemonProcess(w8, fakeStart: "2026-11-22 08:59:57")
+        defer { daemon.stop() }
+        Thread.sleep(forTimeInterval: 1.5)
+        #expect(try dunst.displayedCount() == 0, "sent early; log: \(daemon.log)")
+        try daemon.waitForLog("summary@2026-11-22T09:00: sent", timeout: 6)
+        let shown = try dunst.history()
+        #expect(shown.map(\.summary) == ["Your week: down 4.0 lb"])
+        #expect(shown.first?.category == "x-w8trackr.summary")
+        #expect(shown.first?.displayedBody == "2 weigh-ins, latest 176.0 lb. 20% of the way to 160.0 lb, 16.0 lb to go.")
+        // Two timer runs right after: nothing more.
+        for _ in 0..<2 {
+            let run = try faketime(w8, at: "2026-11-22 09:00:05", ["summary", "--send", "--if-due"])
+            #expect(run.status == 0)
+            #expect(run.stdout.contains("already sent") || run.stdout.contains("not due"), "\(run.stdout)")
+        }
+        #expect(try dunst.history().count == 1)  // dunst's history keeps the first one
+        let stopped = daemon.stop()
+        #expect(stopped == 0)
+        #expect(daemon.log.contains("stopping"))
+    }
+
+    // An empty week gets the gentle reminder (US3-2).
+    @Test func emptyWeekGetsAGentleReminder() throws {
+        let dunst = try DunstSession()
+        defer { dunst.stop() }
+        let w8 = try sandbox(dunst)
+        try w8.run("add", "180", "--date", "2026-11-01")
+        let run = try faketime(w8, at: "2026-11-22 09:00:00", ["summary", "--send", "--if-due"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try dunst.history().map(\.summary) == ["Time for a weigh-in?"])
+    }
+
+    // Disabled: nothing, ever (US3-3).
+    @Test func disabledSendsNothing() throws {
+        let dunst = try DunstSession()
+        defer { dunst.stop() }
+        let w8 = try sandbox(dunst)
+        try seedWeek(w8)
+        try w8.run("config", "summary.enabled", "false")
+        let run = try faketime(w8, at: "2026-11-22 09:00:00", ["summary", "--send", "--if-due"])
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("disabled"))
+        #expect(try dunst.history().isEmpty)
+    }
+
+    // Eight timer runs at once on the hour: exactly one notification.
+    @Test func racingTimerRunsSendOnce() throws {
+        let dunst = try DunstSession()
+        defer { dunst.stop() }
+        let w8 = try sandbox(dunst)
+        try seedWeek(w8)
+        let runs = LockedRuns()
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            runs.append(Result { try faketime(w8, at: "2026-11-22 09:00:00", ["summary", "--send", "--if-due"]) })
+        }
+        let outputs = try runs.items.map { try $0.get() }
+        #expect(outputs.allSatisfy { $0.status == 0 })
+        #expect(outputs.filter { $0.stdout.contains(": sent") }.count == 1, "\(outputs.map(\.stdout))")
+        #expect(try dunst.history().count == 1)
+    }
+
+    // A config change reaches a running daemon without a restart.
+    @Test func daemonPicksUpConfigChanges() throws {
+        let dunst = try DunstSession()
+        defer { dunst.stop() }
+        let w8 = try sandbox(dunst)
+        try seedWeek(w8)
+        let daemon = try DaemonProcess(w8, fakeStart: "2026-11-22 09:30:00")
+        defer { daemon.stop() }
+        try daemon.waitForLog("started", timeout: 5)
+        let changed = Date()
+        try w8.run("config", "summary.hour", "10")
+        try daemon.waitForLog("next: summary@2026-11-22T10:00", timeout: 2)
+        #expect(Date().timeIntervalSince(changed) < 2)
+        daemon.stop()
+    }
+}
+
+final class LockedRuns: @unchecked Sendable {
+    private let lock = NSLock()
+    private var _items: [Result<W8Run, Error>] = []
+    func append(_ item: Result<W8Run, Error>) { lock.withLock { _items.append(item) } }
+    var items: [Result<W8Run, Error>] { lock.withLock { _items } }
+}

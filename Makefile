@@ -30,6 +30,7 @@ bench: deps
 	$(SWIFT) build -c release --product w8
 	./bench/run.sh .build/release/w8
 	./bench/notify.sh .build/release/w8
+	./bench/idle.sh .build/release/w8
 
 clean:
 	rm -rf .build artifacts

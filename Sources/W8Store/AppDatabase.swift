@@ -53,7 +53,8 @@ public struct AppDatabase: Sendable {
                 var probe = Configuration()
                 probe.readonly = true
                 probe.busyMode = .timeout(30)
-                if try DatabaseQueue(path: path, configuration: probe).read({ try migrator.hasBeenSuperseded($0) }) {
+                let reader = try DatabaseQueue(path: path, configuration: probe)
+                if try reader.read({ try migrator.hasBeenSuperseded($0) }) {
                     throw StoreError.newerSchema(path: path)
                 }
                 var config = Configuration()
@@ -62,16 +63,22 @@ public struct AppDatabase: Sendable {
                 try migrator.migrate(pool)
                 // GRDB sets synchronous=NORMAL after prepareDatabase; FULL makes every commit durable.
                 try pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = FULL") }
-                return AppDatabase(writer: pool, path: path)
+                return AppDatabase(writer: pool, path: path, keepAlive: reader)
             } catch let error as DatabaseError {
                 throw StoreError.database(path: path, message: error.message ?? error.description)
             }
         }
     }
 
-    private init(writer: any DatabaseWriter, path: String) {
+    /// Kept open for the life of the value: releasing a GRDB queue disposes its dispatch queue on a libdispatch
+    /// worker thread, and once one exists libdispatch wakes every second to monitor it, which an idle daemon
+    /// must not do.
+    private let keepAlive: DatabaseQueue
+
+    private init(writer: any DatabaseWriter, path: String, keepAlive: DatabaseQueue) {
         self.writer = writer
         self.path = path
+        self.keepAlive = keepAlive
     }
 
     func writeChecked<T>(_ body: (Database) throws -> T) throws -> T { try write(body) }

@@ -113,3 +113,54 @@ final class LockedRuns: @unchecked Sendable {
     func append(_ item: Result<W8Run, Error>) { lock.withLock { _items.append(item) } }
     var items: [Result<W8Run, Error>] { lock.withLock { _items } }
 }
+
+/// Reminders from the daemon, and their closing when the person weighs in.
+@Suite(.serialized) struct CLIReminderTests {
+    @Test func weighInReminderFiresAndLoggingClosesIt() throws {
+        let dunst = try DunstSession()
+        defer { dunst.stop() }
+        let w8 = try W8Sandbox(extra: [
+            "DBUS_SESSION_BUS_ADDRESS": dunst.bus.address, "XDG_RUNTIME_DIR": dunst.bus.runtimeDirectory.path,
+        ])
+        try w8.run("config", "reminders.weigh_in", "true")
+        try w8.run("config", "summary.enabled", "false")
+        let daemon = try DaemonProcess(w8, fakeStart: "2026-11-22 07:29:58")
+        defer { daemon.stop() }
+        try daemon.waitForLog("weigh-in@2026-11-22T07:30: sent", timeout: 6)
+        #expect(try dunst.displayedCount() == 1)
+        // Logging a weight closes the reminder, from another process, by the id kept in the store.
+        #expect(try w8.run("add", "180").status == 0)
+        #expect(try dunst.displayedCount() == 0)
+        let shown = try dunst.history()
+        #expect(shown.map(\.category) == ["x-w8trackr.reminder"])
+        #expect(shown.first?.urgency == .low)
+        #expect(daemon.stop() == 0)
+    }
+
+    @Test func daemonWithAnEmptyWeekSendsTheGentleReminderAndDisabledSendsNothing() throws {
+        let dunst = try DunstSession()
+        defer { dunst.stop() }
+        let w8 = try W8Sandbox(extra: [
+            "DBUS_SESSION_BUS_ADDRESS": dunst.bus.address, "XDG_RUNTIME_DIR": dunst.bus.runtimeDirectory.path,
+        ])
+        let daemon = try DaemonProcess(w8, fakeStart: "2026-11-22 08:59:58")
+        try daemon.waitForLog("summary@2026-11-22T09:00: sent", timeout: 6)
+        #expect(daemon.stop() == 0)
+        #expect(try dunst.history().map(\.summary) == ["Time for a weigh-in?"])
+        try w8.run("config", "summary.enabled", "false")
+        let off = try DaemonProcess(w8, fakeStart: "2026-11-29 08:59:58")
+        try off.waitForLog("no events enabled", timeout: 5)
+        Thread.sleep(forTimeInterval: 3)
+        #expect(off.stop() == 0)
+        #expect(!off.log.contains("sent"))
+        #expect(try dunst.history().count == 1)
+    }
+
+    @Test func scheduleListsEnabledEvents() throws {
+        let w8 = try W8Sandbox()
+        try w8.run("config", "reminders.lunch", "on")
+        let events = try #require(try w8.json("schedule") as? [[String: Any]])
+        #expect(Set(events.compactMap { $0["event"] as? String }) == ["lunch", "summary"])
+        #expect(events.allSatisfy { ($0["at"] as? String)?.count == 25 })
+    }
+}

@@ -126,19 +126,16 @@ struct UnitReport {
     let path: String?
     let enabled: Bool
 
-    static let names = ["w8trackr.service", "w8trackr-summary.timer"]
-
     static func all(environment: [String: String]) -> [UnitReport] {
         let home = environment["HOME"] ?? NSHomeDirectory()
-        let config = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.config"
+        let user = SystemdUnit.userDirectory(environment: environment)
         let data = environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.local/share"
         let directories = [
-            config + "/systemd/user", "/etc/systemd/user", data + "/systemd/user", "/usr/local/lib/systemd/user",
-            "/usr/lib/systemd/user",
+            user, "/etc/systemd/user", data + "/systemd/user", "/usr/local/lib/systemd/user", "/usr/lib/systemd/user",
         ]
-        let wants = [config + "/systemd/user", "/etc/systemd/user"]
+        let wants = [user, "/etc/systemd/user"]
         let fm = FileManager.default
-        return names.map { name in
+        return SystemdUnit.enabledUnits.map(\.fileName).map { name in
             let path = directories.map { $0 + "/" + name }.first { fm.fileExists(atPath: $0) }
             let enabled = wants.contains { base in
                 ((try? fm.contentsOfDirectory(atPath: base)) ?? []).filter { $0.hasSuffix(".wants") }.contains {

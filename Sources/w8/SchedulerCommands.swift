@@ -53,7 +53,6 @@ extension W8 {
             }
             let summary = try runner.summary(at: runtime.now)
             let notification = summary.notification
-            let present = Presenter(unit: runner.settings.unit, dates: runtime.dates)
             if output.json {
                 return emit(
                     .object([
@@ -73,7 +72,6 @@ extension W8 {
             print(notification.title)
             print(notification.body)
             print("Week: \(runtime.dates.short(summary.weekStart)) to \(runtime.dates.short(summary.weekEnd)); trend \(summary.trend.rawValue)")
-            _ = present
         }
     }
 

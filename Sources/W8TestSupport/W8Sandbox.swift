@@ -46,6 +46,13 @@ public final class W8Sandbox: @unchecked Sendable {
         environment = env.merging(extra) { $1 }
     }
 
+    /// A sandbox that reaches `bus` and nothing else: no DISPLAY, because `w8` must not need one.
+    public convenience init(bus: PrivateSessionBus, timeZone: String = "Europe/Berlin") throws {
+        try self.init(
+            timeZone: timeZone,
+            extra: ["DBUS_SESSION_BUS_ADDRESS": bus.address, "XDG_RUNTIME_DIR": bus.runtimeDirectory.path])
+    }
+
     deinit { try? FileManager.default.removeItem(at: root) }
 
     public var databasePath: String { root.appendingPathComponent("data/w8trackr/w8trackr.sqlite").path }

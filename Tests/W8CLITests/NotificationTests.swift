@@ -5,13 +5,6 @@ import W8TestSupport
 
 /// The built `w8` against real notification servers: dunst under Xvfb on a private bus, no server, a hung one.
 @Suite(.serialized) struct CLINotificationTests {
-    /// A sandbox that reaches `bus` and nothing else: no DISPLAY, because `w8 add` must not need one.
-    func sandbox(bus: PrivateSessionBus, dataDirs: String? = nil) throws -> W8Sandbox {
-        var extra = ["DBUS_SESSION_BUS_ADDRESS": bus.address, "XDG_RUNTIME_DIR": bus.runtimeDirectory.path]
-        if let dataDirs { extra["XDG_DATA_DIRS"] = dataDirs }
-        return try W8Sandbox(extra: extra)
-    }
-
     static var artifacts: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("artifacts")
@@ -21,7 +14,7 @@ import W8TestSupport
     @Test func scenarioThroughDunst() throws {
         let dunst = try DunstSession()
         defer { dunst.stop() }
-        let w8 = try sandbox(bus: dunst.bus)
+        let w8 = try W8Sandbox(bus: dunst.bus)
         try w8.run("add", "200", "--date", "2026-11-01")
         try w8.run("goal", "160")
         var notified: [String?] = []
@@ -56,7 +49,7 @@ import W8TestSupport
     @Test func notifyTestAndDoctorSeeTheServer() throws {
         let dunst = try DunstSession()
         defer { dunst.stop() }
-        let w8 = try sandbox(bus: dunst.bus)
+        let w8 = try W8Sandbox(bus: dunst.bus)
         let posted = try w8.run("notify-test", "--category", "reminder")
         #expect(posted.status == 0)
         let shown = try dunst.history()
@@ -93,14 +86,14 @@ import W8TestSupport
     @Test func busWithoutNotificationServer() throws {
         let bus = try PrivateSessionBus()
         defer { bus.stop() }
-        try expectDegraded(try sandbox(bus: bus), reason: "notification")
-        let doctor = try sandbox(bus: bus).run("doctor")
+        try expectDegraded(try W8Sandbox(bus: bus), reason: "notification")
+        let doctor = try W8Sandbox(bus: bus).run("doctor")
         #expect(doctor.stdout.contains("none reachable"))
     }
 
     @Test func hungNotificationServer() throws {
         let hung = try HungNotificationServer()
         defer { hung.stop() }
-        try expectDegraded(try sandbox(bus: hung.bus), reason: "did not answer")
+        try expectDegraded(try W8Sandbox(bus: hung.bus), reason: "did not answer")
     }
 }

@@ -5,13 +5,6 @@ import W8TestSupport
 
 /// The built `w8 daemon` and `w8 summary --send --if-due` under faketime, posting to a real dunst.
 @Suite(.serialized) struct CLISchedulerTests {
-    /// A sandbox on dunst's bus whose commands run under `faketime` from `start` (local time of the sandbox).
-    func sandbox(_ dunst: DunstSession) throws -> W8Sandbox {
-        try W8Sandbox(extra: [
-            "DBUS_SESSION_BUS_ADDRESS": dunst.bus.address, "XDG_RUNTIME_DIR": dunst.bus.runtimeDirectory.path,
-        ])
-    }
-
     func faketime(_ w8: W8Sandbox, at start: String, _ arguments: [String]) throws -> W8Run {
         try W8Sandbox.running(w8, through: ["faketime", "-f", "@\(start)", w8.executable] + arguments)
     }
@@ -27,7 +20,7 @@ import W8TestSupport
     @Test func daemonSendsTheSummaryOnTime() throws {
         let dunst = try DunstSession()
         defer { dunst.stop() }
-        let w8 = try sandbox(dunst)
+        let w8 = try W8Sandbox(bus: dunst.bus)
         try seedWeek(w8)
         let daemon = try DaemonProcess(w8, fakeStart: "2026-11-22 08:59:57")
         defer { daemon.stop() }
@@ -54,7 +47,7 @@ import W8TestSupport
     @Test func emptyWeekGetsAGentleReminder() throws {
         let dunst = try DunstSession()
         defer { dunst.stop() }
-        let w8 = try sandbox(dunst)
+        let w8 = try W8Sandbox(bus: dunst.bus)
         try w8.run("add", "180", "--date", "2026-11-01")
         let run = try faketime(w8, at: "2026-11-22 09:00:00", ["summary", "--send", "--if-due"])
         #expect(run.status == 0, "\(run.stderr)")
@@ -65,7 +58,7 @@ import W8TestSupport
     @Test func disabledSendsNothing() throws {
         let dunst = try DunstSession()
         defer { dunst.stop() }
-        let w8 = try sandbox(dunst)
+        let w8 = try W8Sandbox(bus: dunst.bus)
         try seedWeek(w8)
         try w8.run("config", "summary.enabled", "false")
         let run = try faketime(w8, at: "2026-11-22 09:00:00", ["summary", "--send", "--if-due"])
@@ -78,7 +71,7 @@ import W8TestSupport
     @Test func racingTimerRunsSendOnce() throws {
         let dunst = try DunstSession()
         defer { dunst.stop() }
-        let w8 = try sandbox(dunst)
+        let w8 = try W8Sandbox(bus: dunst.bus)
         try seedWeek(w8)
         let runs = LockedRuns()
         DispatchQueue.concurrentPerform(iterations: 8) { _ in
@@ -94,7 +87,7 @@ import W8TestSupport
     @Test func daemonPicksUpConfigChanges() throws {
         let dunst = try DunstSession()
         defer { dunst.stop() }
-        let w8 = try sandbox(dunst)
+        let w8 = try W8Sandbox(bus: dunst.bus)
         try seedWeek(w8)
         let daemon = try DaemonProcess(w8, fakeStart: "2026-11-22 09:30:00")
         defer { daemon.stop() }
@@ -119,9 +112,7 @@ final class LockedRuns: @unchecked Sendable {
     @Test func weighInReminderFiresAndLoggingClosesIt() throws {
         let dunst = try DunstSession()
         defer { dunst.stop() }
-        let w8 = try W8Sandbox(extra: [
-            "DBUS_SESSION_BUS_ADDRESS": dunst.bus.address, "XDG_RUNTIME_DIR": dunst.bus.runtimeDirectory.path,
-        ])
+        let w8 = try W8Sandbox(bus: dunst.bus)
         try w8.run("config", "reminders.weigh_in", "true")
         try w8.run("config", "summary.enabled", "false")
         let daemon = try DaemonProcess(w8, fakeStart: "2026-11-22 07:29:58")
@@ -140,9 +131,7 @@ final class LockedRuns: @unchecked Sendable {
     @Test func daemonWithAnEmptyWeekSendsTheGentleReminderAndDisabledSendsNothing() throws {
         let dunst = try DunstSession()
         defer { dunst.stop() }
-        let w8 = try W8Sandbox(extra: [
-            "DBUS_SESSION_BUS_ADDRESS": dunst.bus.address, "XDG_RUNTIME_DIR": dunst.bus.runtimeDirectory.path,
-        ])
+        let w8 = try W8Sandbox(bus: dunst.bus)
         let daemon = try DaemonProcess(w8, fakeStart: "2026-11-22 08:59:58")
         try daemon.waitForLog("summary@2026-11-22T09:00: sent", timeout: 6)
         #expect(daemon.stop() == 0)

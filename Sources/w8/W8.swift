@@ -17,8 +17,8 @@ struct W8: ParsableCommand {
         abstract: "Track your weight and get desktop notifications at your goal's milestones.",
         discussion: """
             Data: $XDG_DATA_HOME/w8trackr/w8trackr.sqlite. Settings: $XDG_CONFIG_HOME/w8trackr/config.toml.
-            Exit codes: 0 success, 64 usage error, 65 bad data, 73 cannot create a file, 74 database error, \
-            78 bad config file.
+            Exit codes: 0 success, 64 usage error, 65 bad data, 69 notification server or systemd unavailable, \
+            73 cannot create a file, 74 database error, 78 bad config file.
             """,
         version: version,
         subcommands: [

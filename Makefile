@@ -1,9 +1,35 @@
-# W8Trackr for Linux. `make run` and `make test` are the two set-up commands of the README.
+# W8Trackr for Linux. The README's two set-up commands are `make install` and `make test`.
 SWIFT ?= swift
 CONFIG ?= release
 BIN := .build/$(CONFIG)/w8
 
-.PHONY: all deps build run test bench clean
+# The binary that is installed and packaged: the Swift runtime linked in, full RELRO and BIND_NOW, no RPATH.
+PKG_SCRATCH := .build-pkg
+PKG_BIN := $(PKG_SCRATCH)/release/w8
+PKG_FLAGS := -c release --product w8 --scratch-path $(PKG_SCRATCH) --static-swift-stdlib --disable-local-rpath \
+	-Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now
+
+# Install locations. PREFIX is /usr/local for root, ~/.local for anyone else; DESTDIR stages for a package.
+PREFIX ?= $(if $(filter 0,$(shell id -u)),/usr/local,$(HOME)/.local)
+DESTDIR ?=
+BINDIR ?= $(PREFIX)/bin
+DATADIR ?= $(PREFIX)/share
+MANDIR ?= $(DATADIR)/man
+# systemd reads user units from ~/.local/share/systemd/user, /usr/local/lib/systemd/user and /usr/lib/systemd/user.
+USERUNITDIR ?= $(if $(filter $(HOME)/.local,$(PREFIX)),$(DATADIR)/systemd/user,$(PREFIX)/lib/systemd/user)
+BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
+ZSHCOMPDIR ?= $(DATADIR)/zsh/site-functions
+FISHCOMPDIR ?= $(DATADIR)/fish/vendor_completions.d
+UNITS := w8trackr.service w8trackr-summary.service w8trackr-summary.timer
+# Every installed file, relative to DESTDIR; `uninstall` removes exactly these.
+INSTALLED := $(BINDIR)/w8 $(addprefix $(USERUNITDIR)/,$(UNITS)) $(DATADIR)/applications/w8trackr.desktop \
+	$(DATADIR)/icons/hicolor/scalable/apps/w8trackr.svg $(MANDIR)/man1/w8.1 $(BASHCOMPDIR)/w8 $(ZSHCOMPDIR)/_w8 \
+	$(FISHCOMPDIR)/w8.fish
+
+# The one place the version lives is Sources/w8/W8.swift (`w8 --version`); the packaging recipes are checked against it.
+VERSION := $(shell sed -n 's/^ *static let version = "\(.*\)"$$/\1/p' Sources/w8/W8.swift)
+
+.PHONY: all deps build run test bench clean release install install-files uninstall dist deb rpm packaging-test
 
 all: build
 
@@ -13,17 +39,70 @@ deps:
 build: deps
 	$(SWIFT) build -c $(CONFIG) --product w8
 
-# Installs what is missing, builds, and runs the main job: your status (log a weight with `$(BIN) add 182.4`).
+# The development build, then your status (log a weight with `$(BIN) add 182.4`).
 run: build
 	@$(BIN) --version
 	$(BIN) status
 
-# Builds everything and runs every test: domain, store, the built CLI, and real notifications through dunst.
+# The release binary that `install` and the packages ship. Distribution recipes call this and `install-files`.
+release:
+	$(SWIFT) build $(PKG_FLAGS)
+
+# The README's first command: the Debian packages it needs, the release build, then every file under PREFIX.
+install: deps
+	$(MAKE) release
+	$(MAKE) install-files
+	@echo "Installed w8 $$($(DESTDIR)$(BINDIR)/w8 --version) under $(DESTDIR)$(PREFIX). Try: $(BINDIR)/w8 add 182.4"
+
+install-files:
+	@test -x $(PKG_BIN) || { echo "make: no $(PKG_BIN); run 'make release' first" >&2; exit 1; }
+	install -Dm755 $(PKG_BIN) $(DESTDIR)$(BINDIR)/w8
+	install -d -m755 $(DESTDIR)$(USERUNITDIR) $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR)
+	for unit in $(UNITS); do \
+		$(PKG_BIN) systemd print --executable $(BINDIR)/w8 $$unit > $(DESTDIR)$(USERUNITDIR)/$$unit || exit 1; \
+		chmod 644 $(DESTDIR)$(USERUNITDIR)/$$unit; \
+	done
+	install -Dm644 data/w8trackr.desktop $(DESTDIR)$(DATADIR)/applications/w8trackr.desktop
+	install -Dm644 data/icons/hicolor/scalable/apps/w8trackr.svg \
+		$(DESTDIR)$(DATADIR)/icons/hicolor/scalable/apps/w8trackr.svg
+	install -Dm644 doc/w8.1 $(DESTDIR)$(MANDIR)/man1/w8.1
+	# Completions come from the binary; a sourced bash script has no use for the hashbang.
+	$(PKG_BIN) --generate-completion-script bash | sed '1{/^#!/d}' > $(DESTDIR)$(BASHCOMPDIR)/w8
+	$(PKG_BIN) --generate-completion-script zsh > $(DESTDIR)$(ZSHCOMPDIR)/_w8
+	$(PKG_BIN) --generate-completion-script fish > $(DESTDIR)$(FISHCOMPDIR)/w8.fish
+	chmod 644 $(DESTDIR)$(BASHCOMPDIR)/w8 $(DESTDIR)$(ZSHCOMPDIR)/_w8 $(DESTDIR)$(FISHCOMPDIR)/w8.fish
+
+# Removes the installed files; your data and settings stay (see the README).
+uninstall:
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
+	@echo "Removed w8 from $(DESTDIR)$(PREFIX). Your data in ~/.local/share/w8trackr is untouched."
+
+# artifacts/w8trackr-VERSION.tar.gz, the committed tree: the source for `rpmbuild -ta` and the PKGBUILD.
+dist:
+	mkdir -p artifacts
+	git archive --format=tar.gz --prefix=w8trackr-$(VERSION)/ -o artifacts/w8trackr-$(VERSION).tar.gz HEAD
+	@echo artifacts/w8trackr-$(VERSION).tar.gz
+
+# artifacts/w8trackr_VERSION_ARCH.deb, from the release build.
+deb: release
+	./packaging/debian/build-deb $(PKG_BIN) artifacts
+
+# artifacts/w8trackr-VERSION-1.*.rpm: rpmbuild runs the spec in this tree (rpm's own dependency check is
+# skipped: on Debian its database knows no packages).
+rpm: release
+	./packaging/rpm/build-rpm artifacts
+
+# Builds everything and runs every test: domain, store, the built CLI, real notifications through dunst, then
+# the .deb and the install layout.
 test: deps
 	$(SWIFT) build --build-tests
 	# The waiter's timing tests get a process of their own: the CLI tests block the 2-core test thread pool.
 	$(SWIFT) test --skip-build --filter W8SchedulerTests
 	$(SWIFT) test --skip-build --skip W8SchedulerTests
+	$(MAKE) packaging-test
+
+packaging-test: deb
+	./Tests/packaging/run.sh artifacts
 
 # Ratios against peers measured in the same run (see bench/README.md).
 bench: deps
@@ -33,4 +112,4 @@ bench: deps
 	./bench/idle.sh .build/release/w8
 
 clean:
-	rm -rf .build artifacts
+	rm -rf .build $(PKG_SCRATCH) .build-rpm artifacts

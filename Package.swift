@@ -28,7 +28,7 @@ let package = Package(
         // Test doubles and fixtures shipped as a real target (like swift-log's InMemoryLogHandler).
         .target(name: "W8TestSupport", dependencies: ["W8Core", "W8Store", "W8Libnotify"]),
         // Application services: the tracker that ties store, rules and sink together, config file, XDG paths.
-        .target(name: "W8App", dependencies: ["W8Core", "W8Store"]),
+        .target(name: "W8App", dependencies: ["W8Core", "W8Store", "CW8Linux"]),
         // The composition root: the only place that reads the clock, the environment and XDG paths.
         .executableTarget(
             name: "w8",

@@ -95,3 +95,7 @@ int cw8_signalfd_read(int fd) {
     }
     return (int)info.ssi_signo;
 }
+
+int cw8_sigrtmin(void) {
+    return SIGRTMIN;
+}

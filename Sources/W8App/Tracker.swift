@@ -57,8 +57,22 @@ public struct Tracker: Sendable {
         return (goal, newJourney, deliver(change))
     }
 
-    /// Posts the claimed notification; on failure the achievement is kept with notification sent = false.
+    /// Removes the goal; false when none was set.
+    public func clearGoal() throws -> Bool {
+        let removed = try database.clearGoal()
+        if removed { refreshWidget() }
+        return removed
+    }
+
+    /// Tells the status bar to re-read the data (`widget.signal`), after a committed change.
+    func refreshWidget() {
+        WaybarRefresh(offset: context.settings.widgetSignal).send()
+    }
+
+    /// Refreshes the status bar, then posts the claimed notification; on failure the achievement is kept with
+    /// notification sent = false.
     func deliver(_ change: RecordedChange) -> TrackerOutcome {
+        refreshWidget()
         guard let pending = change.pending else { return TrackerOutcome(change: change, notified: nil, warning: nil) }
         do {
             _ = try sink.post(pending.notification)

@@ -65,6 +65,10 @@ public struct Settings: Sendable, Equatable {
     public var summary = SummarySchedule()
     public var reminders = ReminderSettings()
     public var quietHours = QuietHours()
+    /// `widget.signal`: N sends SIGRTMIN+N to the person's waybar processes on every change to the data, 0 = off.
+    public var widgetSignal = 0
+    /// The largest N with SIGRTMIN+N ≤ SIGRTMAX on Linux (34 + 30 = 64).
+    public static let widgetSignalRange = 0...30
 
     public init(unit: WeightUnit = .lb, notifications: NotificationPreferences = .init(), summary: SummarySchedule = .init()) {
         self.unit = unit
@@ -123,6 +127,7 @@ public enum SettingKey: String, Sendable, CaseIterable {
     case quietHoursEnabled = "quiet_hours.enabled"
     case quietHoursStart = "quiet_hours.start"
     case quietHoursEnd = "quiet_hours.end"
+    case widgetSignal = "widget.signal"
 
     var meal: Meal? {
         switch self {
@@ -159,6 +164,7 @@ public enum SettingKey: String, Sendable, CaseIterable {
         case .quietHoursEnabled: "keep reminders silent during quiet hours"
         case .quietHoursStart: "start of quiet hours, HH:MM"
         case .quietHoursEnd: "end of quiet hours, HH:MM"
+        case .widgetSignal: "refresh waybar on every change with SIGRTMIN+N (its module's signal = N): 1 to 30, 0 = off"
         }
     }
 
@@ -169,6 +175,7 @@ public enum SettingKey: String, Sendable, CaseIterable {
         case .summaryHour: "a whole hour from 0 to 23"
         case .streakDays: "a whole number from 2 to 60"
         case .hydrationInterval: "whole minutes from 15 to 720"
+        case .widgetSignal: "a whole number from 0 (off) to 30"
         case _ where isTime: "a time HH:MM"
         default: "true or false"
         }
@@ -195,6 +202,7 @@ public enum SettingKey: String, Sendable, CaseIterable {
         case .quietHoursEnabled: .bool(settings.quietHours.enabled)
         case .quietHoursStart: .string(settings.quietHours.start.description)
         case .quietHoursEnd: .string(settings.quietHours.end.description)
+        case .widgetSignal: .integer(settings.widgetSignal)
         }
     }
 
@@ -226,6 +234,9 @@ public enum SettingKey: String, Sendable, CaseIterable {
         case (.streakDays, .integer(let n)):
             guard (2...60).contains(n) else { throw invalid }
             settings.reminders.streakDays = n
+        case (.widgetSignal, .integer(let n)):
+            guard Settings.widgetSignalRange.contains(n) else { throw invalid }
+            settings.widgetSignal = n
         case (.hydrationInterval, .integer(let n)):
             guard (15...720).contains(n) else { throw invalid }
             settings.reminders.hydrationInterval = n

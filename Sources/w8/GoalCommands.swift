@@ -39,7 +39,7 @@ extension W8 {
             let settings = try runtime.settings()
             let present = Presenter(unit: settings.unit, dates: runtime.dates)
             if clear {
-                let removed = try runtime.database().clearGoal()
+                let removed = try runtime.tracker(settings: settings).clearGoal()
                 if output.json { return emit(.object([("cleared", .bool(removed))])) }
                 return print(removed ? "Goal cleared." : "No goal was set.")
             }

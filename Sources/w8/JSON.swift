@@ -39,6 +39,15 @@ enum JSON {
         }
     }
 
+    /// On one line, for readers that take one JSON object a line (waybar).
+    var compact: String {
+        switch self {
+        case .array(let items): "[" + items.map(\.compact).joined(separator: ",") + "]"
+        case .object(let pairs): "{" + pairs.map { JSON.quote($0.0) + ":" + $0.1.compact }.joined(separator: ",") + "}"
+        default: rendered()
+        }
+    }
+
     static func quote(_ s: String) -> String {
         var out = "\""
         for scalar in s.unicodeScalars {

@@ -23,7 +23,7 @@ struct W8: ParsableCommand {
         version: version,
         subcommands: [
             Add.self, Goal.self, Status.self, Log.self, Edit.self, Remove.self, Milestones.self, Config.self, Summary.self,
-            Schedule.self, Daemon.self, Systemd.self, Doctor.self, NotifyTest.self,
+            Widget.self, Schedule.self, Daemon.self, Systemd.self, Doctor.self, NotifyTest.self,
         ]
     )
 

@@ -53,3 +53,7 @@ int cw8_signalfd_create(const int *signals, size_t count);
 /// `read()` of one `struct signalfd_siginfo`; returns its `ssi_signo`, or -1 with errno EAGAIN when no
 /// signal is pending.
 int cw8_signalfd_read(int fd);
+
+/// SIGRTMIN, which glibc computes at run time (a macro Swift cannot import).
+int cw8_sigrtmin(void);
+

@@ -1,0 +1,83 @@
+import Foundation
+
+/// The status-bar glance: the iOS widget's `WeightWidgetEntry` (`004_*`) plus the goal progress, in the
+/// preferred unit.
+public struct WidgetEntry: Sendable, Equatable {
+    /// When the entry was made (WidgetKit's timeline date).
+    public var date: Date
+    /// The latest weight; nil in the empty state.
+    public var currentWeight: Double?
+    public var unit: WeightUnit
+    /// Nil when no goal is set: the progress part is hidden.
+    public var goalWeight: Double?
+    /// When the latest weight was logged.
+    public var entryDate: Date?
+    /// The 7-day direction, by the weekly summary's rule.
+    public var trend: WeightTrend
+    /// Progress toward the goal, uncapped (negative when moving away); nil without a goal.
+    public var progressPercent: Double?
+
+    public init(
+        date: Date, currentWeight: Double?, unit: WeightUnit, goalWeight: Double?, entryDate: Date?,
+        trend: WeightTrend, progressPercent: Double?
+    ) {
+        self.date = date
+        self.currentWeight = currentWeight
+        self.unit = unit
+        self.goalWeight = goalWeight
+        self.entryDate = entryDate
+        self.trend = trend
+        self.progressPercent = progressPercent
+    }
+
+    /// The entry for `now`, from the progress snapshot and the summary of the 7 days up to `now`.
+    public init(now: Date, snapshot: ProgressSnapshot, week: WeeklySummary) {
+        let unit = snapshot.unit
+        self.init(
+            date: now, currentWeight: snapshot.current?.weight.value(in: unit), unit: unit,
+            goalWeight: snapshot.goal?.weight.value(in: unit), entryDate: snapshot.current?.date,
+            trend: snapshot.current == nil ? .unknown : week.trend, progressPercent: snapshot.progress?.percent)
+    }
+
+    /// The text of the empty state.
+    public static let emptyText = "no weigh-ins yet"
+
+    /// The trend as an arrow; nothing when unknown.
+    public var arrow: String? {
+        switch trend {
+        case .up: "↑"
+        case .down: "↓"
+        case .stable: "→"
+        case .unknown: nil
+        }
+    }
+
+    /// Progress for a bar: rounded, capped to 0…100; nil without a goal.
+    public var percentage: Int? {
+        progressPercent.map { Int(min(100, max(0, $0)).rounded()) }
+    }
+
+    /// One short line: "175.0 lb ↓ 25%", "175.0 lb ↓" without a goal, or "no weigh-ins yet".
+    public var text: String {
+        guard let currentWeight else { return WidgetEntry.emptyText }
+        var parts = [Weight(currentWeight, unit).formatted]
+        if let arrow { parts.append(arrow) }
+        if let progressPercent { parts.append("\(Int(progressPercent.rounded()))%") }
+        return parts.joined(separator: " ")
+    }
+
+    /// A few lines for a tooltip: the latest weight and when, the week's direction, the goal and progress.
+    public func tooltip(formatDate: (Date) -> String) -> String {
+        guard let currentWeight, let entryDate else { return "W8Trackr: no weigh-ins yet. Log one with 'w8 add 182.4'." }
+        var lines = ["W8Trackr: \(Weight(currentWeight, unit).formatted) on \(formatDate(entryDate))"]
+        switch trend {
+        case .unknown: lines.append("7-day trend: not enough weigh-ins")
+        default: lines.append("7-day trend: \(trend.rawValue)")
+        }
+        if let goalWeight {
+            let progress = progressPercent.map { "\(Weight.decimal($0))%" } ?? "at the goal"
+            lines.append("Goal \(Weight(goalWeight, unit).formatted): \(progress)")
+        }
+        return lines.joined(separator: "\n")
+    }
+}

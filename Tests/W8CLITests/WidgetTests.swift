@@ -1,0 +1,186 @@
+import Foundation
+import Testing
+import W8TestSupport
+
+/// `w8 widget` in every format, run by the built binary at a fixed moment (libfaketime): golden outputs.
+@Suite struct WidgetTests {
+    static let now = "2026-11-21 12:00:00"
+    static let formats = ["text", "json", "waybar", "i3blocks", "polybar"]
+
+    /// A sandbox (Europe/Berlin) where each command of `setup` ran, then the widget's output per format.
+    func widget(_ setup: [[String]]) throws -> [String: String] {
+        let w8 = try W8Sandbox()
+        for command in setup {
+            let run = try w8.run(command)
+            #expect(run.status == 0, "w8 \(command.joined(separator: " ")): \(run.stderr)")
+        }
+        var outputs: [String: String] = [:]
+        for format in WidgetTests.formats {
+            let run = try W8Sandbox.running(
+                w8, through: ["faketime", WidgetTests.now, w8.executable, "widget", "--format", format])
+            #expect(run.status == 0, "\(format): \(run.stderr)")
+            #expect(run.stderr.isEmpty)
+            outputs[format] = run.stdout
+        }
+        return outputs
+    }
+
+    @Test func noEntries() throws {
+        let out = try widget([])
+        #expect(out["text"] == "no weigh-ins yet\n")
+        #expect(
+            out["json"] == """
+                {
+                  "date": "2026-11-21T12:00:00+01:00",
+                  "current_weight": null,
+                  "unit": "lb",
+                  "goal_weight": null,
+                  "entry_date": null,
+                  "trend": "unknown",
+                  "progress_percent": null
+                }
+
+                """)
+        #expect(
+            out["waybar"]
+                == #"{"text":"no weigh-ins yet","tooltip":"W8Trackr: no weigh-ins yet. Log one with 'w8 add 182.4'.","class":"unknown"}"#
+                + "\n")
+        #expect(out["i3blocks"] == "no weigh-ins yet\nno weigh-ins yet\n")
+        #expect(out["polybar"] == "no weigh-ins yet\n")
+    }
+
+    @Test func oneEntryWithoutGoal() throws {
+        let out = try widget([["add", "180", "--date", "2026-11-20T08:00"]])
+        #expect(out["text"] == "180.0 lb\n")
+        #expect(
+            out["json"] == """
+                {
+                  "date": "2026-11-21T12:00:00+01:00",
+                  "current_weight": 180.0,
+                  "unit": "lb",
+                  "goal_weight": null,
+                  "entry_date": "2026-11-20T08:00:00+01:00",
+                  "trend": "unknown",
+                  "progress_percent": null
+                }
+
+                """)
+        // No goal: no progress, and no percentage for waybar's bar.
+        #expect(
+            out["waybar"]
+                == #"{"text":"180.0 lb","tooltip":"W8Trackr: 180.0 lb on Fri 20 Nov 2026 08:00\n7-day trend: not enough weigh-ins","class":"unknown"}"#
+                + "\n")
+        #expect(out["i3blocks"] == "180.0 lb\n180.0\n")
+        #expect(out["polybar"] == "180.0 lb\n")
+    }
+
+    @Test func downTowardGoalInPounds() throws {
+        let out = try widget([
+            ["add", "180", "--date", "2026-11-14T08:00"], ["goal", "160", "--date", "2026-11-14T09:00"],
+            ["add", "175", "--date", "2026-11-20T08:00"],
+        ])
+        #expect(out["text"] == "175.0 lb ↓ 25%\n")
+        #expect(
+            out["json"] == """
+                {
+                  "date": "2026-11-21T12:00:00+01:00",
+                  "current_weight": 175.0,
+                  "unit": "lb",
+                  "goal_weight": 160.0,
+                  "entry_date": "2026-11-20T08:00:00+01:00",
+                  "trend": "down",
+                  "progress_percent": 25.0
+                }
+
+                """)
+        #expect(
+            out["waybar"]
+                == #"{"text":"175.0 lb ↓ 25%","tooltip":"W8Trackr: 175.0 lb on Fri 20 Nov 2026 08:00\n7-day trend: down\nGoal 160.0 lb: 25.0%","class":"down","percentage":25}"#
+                + "\n")
+        #expect(out["i3blocks"] == "175.0 lb ↓ 25%\n175.0 ↓\n")
+        #expect(out["polybar"] == "175.0 lb ↓ 25%\n")
+    }
+
+    @Test func upAwayFromGoalInKilograms() throws {
+        let out = try widget([
+            ["config", "unit", "kg"], ["add", "80kg", "--date", "2026-11-15T08:00"],
+            ["goal", "75", "--date", "2026-11-15T09:00"], ["add", "81", "--date", "2026-11-20T08:00"],
+        ])
+        #expect(out["text"] == "81.0 kg ↑ -20%\n")
+        #expect(
+            out["json"] == """
+                {
+                  "date": "2026-11-21T12:00:00+01:00",
+                  "current_weight": 81.0,
+                  "unit": "kg",
+                  "goal_weight": 75.0,
+                  "entry_date": "2026-11-20T08:00:00+01:00",
+                  "trend": "up",
+                  "progress_percent": -20.0
+                }
+
+                """)
+        // The bar's percentage is capped at 0 while the text keeps the honest -20%.
+        #expect(
+            out["waybar"]
+                == #"{"text":"81.0 kg ↑ -20%","tooltip":"W8Trackr: 81.0 kg on Fri 20 Nov 2026 08:00\n7-day trend: up\nGoal 75.0 kg: -20.0%","class":"up","percentage":0}"#
+                + "\n")
+        #expect(out["i3blocks"] == "81.0 kg ↑ -20%\n81.0 ↑\n")
+        #expect(out["polybar"] == "81.0 kg ↑ -20%\n")
+    }
+
+    @Test func stableUnderHalfAUnit() throws {
+        let out = try widget([
+            ["add", "180", "--date", "2026-11-15T08:00"], ["add", "180.3", "--date", "2026-11-20T08:00"],
+        ])
+        #expect(out["text"] == "180.3 lb →\n")
+        #expect(
+            out["waybar"]
+                == #"{"text":"180.3 lb →","tooltip":"W8Trackr: 180.3 lb on Fri 20 Nov 2026 08:00\n7-day trend: stable","class":"stable"}"#
+                + "\n")
+        #expect(out["i3blocks"] == "180.3 lb →\n180.3 →\n")
+    }
+
+    @Test func pastGoalCapsTheBarAt100() throws {
+        let out = try widget([
+            ["add", "180", "--date", "2026-11-14T08:00"], ["goal", "170", "--date", "2026-11-14T09:00"],
+            ["add", "168", "--date", "2026-11-20T08:00"],
+        ])
+        #expect(out["text"] == "168.0 lb ↓ 120%\n")
+        #expect(out["waybar"]?.contains(#""percentage":100}"#) == true)
+    }
+
+    @Test func badFormatIsAUsageError() throws {
+        let w8 = try W8Sandbox()
+        let run = try w8.run("widget", "--format", "xml")
+        #expect(run.status == 64)
+        #expect(run.stderr.contains("'xml'"))
+        #expect(run.stdout.isEmpty)
+    }
+
+    /// `widget.signal = N` makes every change signal SIGRTMIN+N to the person's waybar; reading sends nothing.
+    @Test func changesSignalWaybar() throws {
+        let waybar = try FakeWaybar()
+        defer { waybar.stop() }
+        let w8 = try W8Sandbox()
+        let sigrtmin = Int32(34)  // glibc's SIGRTMIN on Linux; waybar's "signal": N means SIGRTMIN+N
+        try w8.run("add", "180", "--date", "2026-11-14T08:00")
+        #expect(waybar.nextSignal(timeout: 0.5) == nil, "widget.signal is off by default")
+        #expect(try w8.run("config", "widget.signal", "8").status == 0)
+        try w8.run("add", "179")
+        #expect(waybar.nextSignal(timeout: 5) == sigrtmin + 8)
+        try w8.run("goal", "160")
+        #expect(waybar.nextSignal(timeout: 5) == sigrtmin + 8)
+        try w8.run("edit", "1", "--weight", "181")
+        #expect(waybar.nextSignal(timeout: 5) == sigrtmin + 8)
+        try w8.run("rm", "1")
+        #expect(waybar.nextSignal(timeout: 5) == sigrtmin + 8)
+        try w8.run("goal", "--clear")
+        #expect(waybar.nextSignal(timeout: 5) == sigrtmin + 8)
+        try w8.run("status")
+        try w8.run("widget")
+        let bad = try w8.run("add", "-5")
+        #expect(bad.status == 65)
+        #expect(waybar.nextSignal(timeout: 0.5) == nil, "reads and refused input change nothing")
+    }
+}

@@ -70,8 +70,8 @@ func takeString(_ string: UnsafeMutablePointer<CChar>?) -> String {
 struct LibnotifyContext {
     /// The session bus connection, kept so that the bus going away cannot end the process (see `connect`).
     private var connection: OpaquePointer?
-    /// Whether the server reads markup in bodies, once known.
-    private(set) var bodyMarkup: Bool?
+    /// The server's capabilities, once it has answered.
+    private var knownCapabilities: [String]?
 
     /// Readies libnotify and the session bus: `notify_init` once, then `g_bus_get_sync`.
     ///
@@ -111,12 +111,20 @@ struct LibnotifyContext {
         return result
     }
 
+    /// The capabilities, asked of the server once per process.
+    mutating func serverCapabilities() -> [String]? {
+        if knownCapabilities == nil { knownCapabilities = capabilities() }
+        return knownCapabilities
+    }
+
     /// Whether bodies must be escaped: true unless the server says it does not read markup.
     mutating func serverReadsMarkup() -> Bool {
-        if let bodyMarkup { return bodyMarkup }
-        guard let caps = capabilities() else { return true }
-        bodyMarkup = caps.contains("body-markup")
-        return bodyMarkup!
+        serverCapabilities()?.contains("body-markup") ?? true
+    }
+
+    /// Whether the server shows images (`icon-static` or `icon-multi`); true when it does not say.
+    mutating func serverShowsImages() -> Bool {
+        serverCapabilities().map { $0.contains("icon-static") || $0.contains("icon-multi") } ?? true
     }
 
     /// Asks the server for `GetServerInformation` directly through GDBus, to learn why libnotify's call failed.

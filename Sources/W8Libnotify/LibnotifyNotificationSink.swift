@@ -74,7 +74,7 @@ public final class LibnotifyNotificationSink: NotificationSink {
             notify_notification_set_timeout(handle, Self.timeout(notification.expiry))
             notify_notification_set_hint(
                 handle, "desktop-entry", g_variant_new_string(DesktopNotification.desktopEntry))
-            if let imagePath = notification.imagePath {
+            if let imagePath = notification.imagePath, context.serverShowsImages() {
                 notify_notification_set_hint(handle, "image-path", g_variant_new_string(imagePath))
             }
             var error: UnsafeMutablePointer<GError>?

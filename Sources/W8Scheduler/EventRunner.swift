@@ -27,12 +27,18 @@ public struct EventRunner: Sendable {
     public let sink: any NotificationSink
     public let settings: Settings
     public let calendar: Calendar
+    /// Draws the summary's chart and returns the image file to attach, or nil to send it without one.
+    public let summaryImage: (@Sendable (WeeklySummary) -> String?)?
 
-    public init(database: AppDatabase, sink: any NotificationSink, settings: Settings, calendar: Calendar) {
+    public init(
+        database: AppDatabase, sink: any NotificationSink, settings: Settings, calendar: Calendar,
+        summaryImage: (@Sendable (WeeklySummary) -> String?)? = nil
+    ) {
         self.database = database
         self.sink = sink
         self.settings = settings
         self.calendar = calendar
+        self.summaryImage = summaryImage
     }
 
     public var schedule: Schedule { Schedule(settings: settings, calendar: calendar) }
@@ -48,9 +54,17 @@ public struct EventRunner: Sendable {
             progress: try database.snapshot(unit: settings.unit).progress)
     }
 
+    /// The summary's notification, with its chart attached when `summaryImage` draws one.
+    public func summaryNotification(at now: Date) throws -> DesktopNotification {
+        let summary = try summary(at: now)
+        var notification = summary.notification
+        notification.imagePath = summaryImage?(summary)
+        return notification
+    }
+
     /// Sends the summary whatever the schedule says (`w8 summary --send`).
     public func sendSummary(at now: Date) throws -> FireOutcome {
-        post(try summary(at: now).notification)
+        post(try summaryNotification(at: now))
     }
 
     /// Sends the summary if its latest occurrence is due and unsent (`w8 summary --send --if-due`, the timer),
@@ -80,7 +94,7 @@ public struct EventRunner: Sendable {
         let outcome: FireOutcome
         switch occurrence.kind {
         case .weeklySummary:
-            outcome = post(try summary(at: now).notification)
+            outcome = post(try summaryNotification(at: now))
         case .weighIn:
             outcome = try loggedToday(now) ? .skipped("a weight is already logged today") : postReminder(.weighIn, now)
         case .streak:

@@ -78,7 +78,8 @@ public struct TrendAnalysis: Sendable, Equatable {
                 continue
             }
             let alpha = smoothing(days: entry.date.timeIntervalSince(previous.date) / day)
-            points.append(TrendPoint(date: entry.date, weight: weight, trend: previous.trend + alpha * (weight - previous.trend)))
+            points.append(
+                TrendPoint(date: entry.date, weight: weight, trend: previous.trend + alpha * (weight - previous.trend)))
         }
         return points
     }

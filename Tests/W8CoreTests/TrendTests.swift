@@ -70,10 +70,9 @@ private func analysis(
             WeightEntry(weight: Weight(90, .lb), date: cal.date(2026, 10, 2, 9)),
         ]
         let trend = analysis(entries, now: cal.date(2026, 10, 2, 21))
-        #expect(trend.points == [
-            TrendPoint(date: cal.date(2026, 10, 1, 7), weight: 100, trend: 100),
-            TrendPoint(date: cal.date(2026, 10, 2, 7), weight: 110, trend: trend.points[1].trend),
-        ])
+        #expect(trend.points.map(\.date) == [cal.date(2026, 10, 1, 7), cal.date(2026, 10, 2, 7)])
+        #expect(trend.points.map(\.weight) == [100, 110])
+        #expect(trend.points[0].trend == 100)
         #expect(abs(trend.points[1].trend - 101) < 1e-9)
     }
 
@@ -188,7 +187,9 @@ private func analysis(
 
     // Four weigh-ins in one day are one point: no slope to fit.
     @Test func onePointInTheWindowHasNoRate() {
-        let entries = (0..<4).map { WeightEntry(weight: Weight(180, .lb), date: start.addingTimeInterval(Double($0) * 3600)) }
+        let entries = (0..<4).map {
+            WeightEntry(weight: Weight(180, .lb), date: start.addingTimeInterval(Double($0) * 3600))
+        }
         #expect(analysis(entries, now: start.addingTimeInterval(4 * 3600)).weeklyRate == nil)
     }
 

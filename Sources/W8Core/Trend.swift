@@ -14,3 +14,105 @@ public struct TrendPoint: Sendable, Equatable {
         self.trend = trend
     }
 }
+
+/// The smoothed trend of the weigh-ins, its weekly rate of change and when it reaches the goal, in the preferred
+/// unit.
+///
+/// The trend is an exponentially smoothed moving average (The Hacker's Diet) made time-aware, so that a gap of
+/// several days moves it as far as the same number of daily weigh-ins would have.
+public struct TrendAnalysis: Sendable, Equatable {
+    public var unit: WeightUnit
+    /// One point per local calendar day (in the calendar given) that has entries, oldest first.
+    public var points: [TrendPoint]
+    /// The latest point's trend; nil without entries.
+    public var trendWeight: Double?
+    /// Change of the trend in units per week (negative = losing); nil when withheld for thin or stale data.
+    public var weeklyRate: Double?
+    /// When the trend reaches the goal at `weeklyRate`; nil without a goal or a rate, when moving away from the
+    /// goal, when more than 3 years out, and when the trend already is at the goal (within 0.05 units).
+    public var forecastDate: Date?
+
+    /// α for a gap of one day: the Hacker's Diet constant.
+    public static let dailySmoothing = 0.1
+    /// The time constant in days, chosen so that α = 1 − e^(−1/τ) = 0.1 for one day (≈ 9.49).
+    public static let tau = -1 / log(1 - dailySmoothing)
+    /// The rate is the slope of the trend over the points in this many days up to `now`.
+    public static let rateWindowDays = 14.0
+    /// The rate needs at least this many weigh-ins (entries, not days) in the 7 days up to `now`…
+    public static let minimumWeeklyWeighIns = 4
+    /// …and a latest entry at most this many days old.
+    public static let maximumStalenessDays = 2.0
+    /// Forecasts further out than this many days (3 years) are not made.
+    public static let forecastHorizonDays = 3 * 365.25
+    /// A trend this close to the goal is at the goal: there is nothing to forecast.
+    public static let atGoalTolerance = 0.05
+
+    static let day: TimeInterval = 86400
+
+    /// The analysis of `entries` (any units, any order) as of `now`, with days taken in `calendar`.
+    public init(entries: [WeightEntry], unit: WeightUnit, goal: Double?, now: Date, calendar: Calendar) {
+        self.unit = unit
+        points = TrendAnalysis.points(entries: entries, unit: unit, calendar: calendar)
+        trendWeight = points.last?.trend
+        weeklyRate = TrendAnalysis.weeklyRate(points: points, entries: entries, now: now)
+        forecastDate = TrendAnalysis.forecast(goal: goal, trend: trendWeight, weeklyRate: weeklyRate, now: now)
+    }
+
+    /// α = 1 − e^(−Δt/τ) for a gap of `days` (fractional) days.
+    public static func smoothing(days: Double) -> Double { 1 - exp(-days / tau) }
+
+    static func points(entries: [WeightEntry], unit: WeightUnit, calendar: Calendar) -> [TrendPoint] {
+        var earliest: [DateComponents: WeightEntry] = [:]
+        for entry in entries {
+            let day = calendar.dateComponents([.era, .year, .month, .day], from: entry.date)
+            if let kept = earliest[day], (kept.date, kept.id ?? .max) <= (entry.date, entry.id ?? .max) { continue }
+            earliest[day] = entry
+        }
+        let days = earliest.values.sorted { ($0.date, $0.id ?? .max) < ($1.date, $1.id ?? .max) }
+        var points: [TrendPoint] = []
+        points.reserveCapacity(days.count)
+        for entry in days {
+            let weight = entry.weight.value(in: unit)
+            guard let previous = points.last else {
+                points.append(TrendPoint(date: entry.date, weight: weight, trend: weight))
+                continue
+            }
+            let alpha = smoothing(days: entry.date.timeIntervalSince(previous.date) / day)
+            points.append(
+                TrendPoint(date: entry.date, weight: weight, trend: previous.trend + alpha * (weight - previous.trend)))
+        }
+        return points
+    }
+
+    static func weeklyRate(points: [TrendPoint], entries: [WeightEntry], now: Date) -> Double? {
+        guard let latest = entries.map(\.date).max(), now.timeIntervalSince(latest) <= maximumStalenessDays * day
+        else { return nil }
+        let weekStart = now.addingTimeInterval(-7 * day)
+        let weighIns = entries.count { $0.date > weekStart && $0.date <= now }
+        guard weighIns >= minimumWeeklyWeighIns else { return nil }
+        let windowStart = now.addingTimeInterval(-rateWindowDays * day)
+        let window = points.filter { $0.date > windowStart && $0.date <= now }
+        guard window.count >= 2 else { return nil }
+        // Least squares of trend against time in days, measured from `now` to keep the numbers small.
+        let xs = window.map { $0.date.timeIntervalSince(now) / day }
+        let meanX = xs.reduce(0, +) / Double(xs.count)
+        let meanY = window.map(\.trend).reduce(0, +) / Double(window.count)
+        var sxy = 0.0
+        var sxx = 0.0
+        for (x, point) in zip(xs, window) {
+            sxy += (x - meanX) * (point.trend - meanY)
+            sxx += (x - meanX) * (x - meanX)
+        }
+        guard sxx > 0 else { return nil }
+        return sxy / sxx * 7
+    }
+
+    static func forecast(goal: Double?, trend: Double?, weeklyRate: Double?, now: Date) -> Date? {
+        guard let goal, let trend, let weeklyRate, weeklyRate != 0 else { return nil }
+        let remaining = goal - trend
+        guard abs(remaining) >= atGoalTolerance, (remaining < 0) == (weeklyRate < 0) else { return nil }
+        let days = remaining / (weeklyRate / 7)
+        guard days <= forecastHorizonDays else { return nil }
+        return now.addingTimeInterval(days * day)
+    }
+}

@@ -132,11 +132,16 @@ public struct DateFormatting: Sendable {
     }
 
     /// `Sat 21 Nov 2026 08:03`, for the terminal.
-    public func short(_ date: Date) -> String {
+    public func short(_ date: Date) -> String { format(date, "EEE d MMM yyyy HH:mm") }
+
+    /// `Sat 21 Nov 2026`, for a day such as a forecast.
+    public func day(_ date: Date) -> String { format(date, "EEE d MMM yyyy") }
+
+    private func format(_ date: Date, _ pattern: String) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = timeZone
-        formatter.dateFormat = "EEE d MMM yyyy HH:mm"
+        formatter.dateFormat = pattern
         return formatter.string(from: date)
     }
 }

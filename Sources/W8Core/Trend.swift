@@ -116,3 +116,15 @@ public struct TrendAnalysis: Sendable, Equatable {
         return now.addingTimeInterval(days * day)
     }
 }
+
+extension TrendAnalysis {
+    /// "Trend 176.2 lb, down 1.3 lb a week.", or nil without entries; the rate only where it is not withheld.
+    public var summaryLine: String? {
+        guard let trendWeight else { return nil }
+        let trend = "Trend \(Weight(trendWeight, unit).formatted)"
+        guard let weeklyRate else { return trend + "." }
+        let direction = abs(weeklyRate) < 0.05 ? "steady" : weeklyRate < 0 ? "down" : "up"
+        return direction == "steady"
+            ? trend + ", steady." : trend + ", \(direction) \(Weight(abs(weeklyRate), unit).formatted) a week."
+    }
+}

@@ -15,6 +15,8 @@ public struct WeeklySummary: Sendable, Equatable {
     /// What the week's change is measured from: the latest entry before the week, or else its first entry.
     public var baseline: WeightEntry?
     public var progress: GoalProgress?
+    /// The trend weight, weekly rate and forecast at the end of the week, when known.
+    public var trendAnalysis: TrendAnalysis?
 
     public static let window: TimeInterval = 7 * 24 * 3600
 
@@ -36,6 +38,7 @@ public struct WeeklySummary: Sendable, Equatable {
         return latest.weight.value(in: unit) - baseline.weight.value(in: unit)
     }
 
+    /// The 7-day direction of the latest weight against the baseline.
     public var trend: WeightTrend {
         guard let latest, let baseline, entries.count + (baseline == entries.first ? 0 : 1) >= 2 else { return .unknown }
         let delta = latest.weight.value(in: unit) - baseline.weight.value(in: unit)
@@ -70,6 +73,7 @@ public struct WeeklySummary: Sendable, Equatable {
         } else {
             body += " Set a goal with 'w8 goal' to see your progress."
         }
+        if let line = trendAnalysis?.summaryLine { body += " " + line }
         return DesktopNotification(key: "summary", title: title, body: body, category: .summary)
     }
 }

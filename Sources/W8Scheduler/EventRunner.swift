@@ -49,9 +49,12 @@ public struct EventRunner: Sendable {
     /// The summary of the 7 days up to `now`.
     public func summary(at now: Date) throws -> WeeklySummary {
         let (entries, before) = try database.week(from: now.addingTimeInterval(-WeeklySummary.window), to: now)
-        return WeeklySummary(
-            unit: settings.unit, now: now, entries: entries, before: before,
-            progress: try database.snapshot(unit: settings.unit).progress)
+        let snapshot = try database.snapshot(unit: settings.unit)
+        var summary = WeeklySummary(
+            unit: settings.unit, now: now, entries: entries, before: before, progress: snapshot.progress)
+        summary.trendAnalysis = try database.trend(
+            unit: settings.unit, goal: snapshot.goal?.weight, now: now, calendar: calendar)
+        return summary
     }
 
     /// The summary's notification, with its chart attached when `summaryImage` draws one.

@@ -65,6 +65,18 @@ extension AppDatabase {
         }
     }
 
+    /// How far back the trend reads: a weight a year old weighs 0.9^365 ≈ 2e-17 in today's trend.
+    public static let trendHistory: TimeInterval = 365 * 86400
+
+    /// The trend weight, weekly rate and goal forecast at `now`, from the last year's entries (or the latest
+    /// one, when none is that recent).
+    public func trend(unit: WeightUnit, goal: Weight?, now: Date, calendar: Calendar) throws -> TrendAnalysis {
+        let (entries, before) = try week(from: now.addingTimeInterval(-AppDatabase.trendHistory), to: now)
+        return TrendAnalysis(
+            entries: entries.isEmpty ? before.map { [$0] } ?? [] : entries, unit: unit, goal: goal?.value(in: unit),
+            now: now, calendar: calendar)
+    }
+
     /// The dates of entries since `start`, for streaks and "already logged today".
     public func entryDates(since start: Date) throws -> [Date] {
         try readChecked { db in

@@ -104,11 +104,15 @@ extension W8 {
         func run() throws {
             let runtime = Runtime()
             let settings = try runtime.settings()
-            let snapshot = try runtime.database().snapshot(unit: settings.unit)
+            let database = try runtime.database()
+            let snapshot = try database.snapshot(unit: settings.unit)
+            let trend = try database.trend(
+                unit: settings.unit, goal: snapshot.goal?.weight, now: runtime.now, calendar: runtime.calendar)
             let present = Presenter(unit: settings.unit, dates: runtime.dates)
-            if output.json { return emit(present.statusJSON(snapshot)) }
+            if output.json { return emit(present.statusJSON(snapshot, trend: trend)) }
             guard let current = snapshot.current else { return print("No weigh-ins yet. Log one with 'w8 add 182.4'.") }
             print("Current   \(present.weight(current.weight))  (\(runtime.dates.short(current.date)))")
+            for line in present.trendLines(trend) { print(line) }
             guard let goal = snapshot.goal, let progress = snapshot.progress else {
                 return print("No goal set. Set one with 'w8 goal 160' to get milestone notifications.")
             }

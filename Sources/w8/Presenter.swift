@@ -42,7 +42,7 @@ struct Presenter {
         ])
     }
 
-    func statusJSON(_ snapshot: ProgressSnapshot) -> JSON {
+    func statusJSON(_ snapshot: ProgressSnapshot, trend: TrendAnalysis) -> JSON {
         let progress = snapshot.progress
         return .object([
             ("unit", .string(unit.rawValue)),
@@ -53,7 +53,29 @@ struct Presenter {
             ("next_milestone", .string(progress?.nextMilestone?.rawValue)),
             ("distance_to_goal", .decimal(progress?.distanceToGoal)),
             ("approaching", progress.map { .bool($0.isApproaching) } ?? .null),
-        ])
+        ] + trendJSON(trend))
+    }
+
+    /// `trend_weight`, `weekly_rate` (units a week, negative when losing) and `forecast_date`; null when unknown.
+    func trendJSON(_ trend: TrendAnalysis?) -> [(String, JSON)] {
+        [
+            ("trend_weight", .decimal(trend?.trendWeight)),
+            ("weekly_rate", .decimal(trend?.weeklyRate)),
+            ("forecast_date", .string(trend?.forecastDate.map(dates.iso8601))),
+        ]
+    }
+
+    /// "Trend     176.2 lb · -1.3 lb a week" and "Forecast  goal on Tue 12 Jan 2027", as far as they are known.
+    func trendLines(_ trend: TrendAnalysis?) -> [String] {
+        guard let trend, let weight = trend.trendWeight else { return [] }
+        var lines = ["Trend     \(amount(weight))"]
+        if let rate = trend.weeklyRate {
+            lines[0] += " · \(rate < 0 ? "-" : "+")\(amount(abs(rate))) a week"
+        } else {
+            lines[0] += " · rate needs 4 weigh-ins in the last 7 days, the latest within 2 days"
+        }
+        if let forecast = trend.forecastDate { lines.append("Forecast  goal on \(dates.day(forecast))") }
+        return lines
     }
 
     /// "Progress 25.0% · 15.0 lb to go to 160.0 lb", or nil without a goal.

@@ -65,6 +65,7 @@ extension W8 {
                         ("trend", .string(summary.trend.rawValue)),
                         ("goal_weight", .decimal(summary.progress?.goal)),
                         ("progress_percent", .decimal(summary.progress?.percent)),
+                    ] + Presenter(unit: summary.unit, dates: runtime.dates).trendJSON(summary.trendAnalysis) + [
                         ("title", .string(notification.title)),
                         ("body", .string(notification.body)),
                     ]))
@@ -72,6 +73,9 @@ extension W8 {
             print(notification.title)
             print(notification.body)
             print("Week: \(runtime.dates.short(summary.weekStart)) to \(runtime.dates.short(summary.weekEnd)); trend \(summary.trend.rawValue)")
+            if let forecast = summary.trendAnalysis?.forecastDate {
+                print("Forecast: at this rate you reach your goal on \(runtime.dates.day(forecast)).")
+            }
         }
     }
 

@@ -27,7 +27,7 @@ func object(_ any: Any) throws -> Object { try #require(any as? Object) }
         let w8 = try W8Sandbox()
         let keys = [
             "unit", "current_weight", "start_weight", "goal_weight", "progress_percent", "next_milestone",
-            "distance_to_goal", "approaching",
+            "distance_to_goal", "approaching", "trend_weight", "weekly_rate", "forecast_date",
         ]
         let empty = try object(try w8.json("status"))
         #expect(Set(empty.keys) == Set(keys))

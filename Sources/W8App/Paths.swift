@@ -10,6 +10,8 @@ public struct Paths: Sendable, Equatable {
     public var configDirectory: String
     /// `$XDG_CONFIG_HOME/w8trackr/config.toml`.
     public var configFile: String
+    /// `$XDG_CACHE_HOME/w8trackr`, 0700: the summary's chart image.
+    public var cacheDirectory: String
 
     /// Resolves the paths from an environment; relative XDG values are ignored, as the specification says.
     public init(environment: [String: String]) {
@@ -22,5 +24,6 @@ public struct Paths: Sendable, Equatable {
         database = (dataDirectory as NSString).appendingPathComponent("w8trackr.sqlite")
         configDirectory = (base("XDG_CONFIG_HOME", ".config") as NSString).appendingPathComponent("w8trackr")
         configFile = (configDirectory as NSString).appendingPathComponent("config.toml")
+        cacheDirectory = (base("XDG_CACHE_HOME", ".cache") as NSString).appendingPathComponent("w8trackr")
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import W8App
+import W8Chart
 import W8Core
 import W8Libnotify
 import W8Scheduler
@@ -50,6 +51,38 @@ struct Runtime {
     }
 
     func eventRunner() throws -> EventRunner {
-        EventRunner(database: try database(), sink: sink(), settings: try settings(), calendar: calendar)
+        EventRunner(
+            database: try database(), sink: sink(), settings: try settings(), calendar: calendar,
+            summaryImage: { [paths, calendar] summary in Runtime.summaryChart(summary, paths: paths, calendar: calendar) })
+    }
+
+    /// The trend's days of the last `days` days; the trend itself is computed over the whole last year.
+    func trendPoints(settings: Settings, database: AppDatabase, days: Int) throws -> [TrendPoint] {
+        let goal = try database.snapshot(unit: settings.unit).goal?.weight
+        let trend = try database.trend(unit: settings.unit, goal: goal, now: now, calendar: calendar)
+        let start = now.addingTimeInterval(-Double(days) * 86400)
+        return trend.points.filter { $0.date >= start }
+    }
+
+    /// The summary's chart, the last 30 days, written to `$XDG_CACHE_HOME/w8trackr/summary-chart.png` for the
+    /// notification server to read; nil without weigh-ins or when it cannot be written (the summary goes out
+    /// without it).
+    static func summaryChart(_ summary: WeeklySummary, paths: Paths, calendar: Calendar) -> String? {
+        let start = summary.weekEnd.addingTimeInterval(-30 * 86400)
+        guard let points = summary.trendAnalysis?.points.filter({ $0.date >= start }), !points.isEmpty else {
+            return nil
+        }
+        let path = paths.cacheDirectory + "/summary-chart.png"
+        do {
+            try FileManager.default.createDirectory(
+                atPath: paths.cacheDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try ChartImage(
+                points: points, goal: summary.progress?.goal, unit: summary.unit, timeZone: calendar.timeZone,
+                width: 400, height: 200
+            ).write(to: path, format: .png)
+            return path
+        } catch {
+            return nil
+        }
     }
 }

@@ -23,7 +23,7 @@ struct W8: ParsableCommand {
         version: version,
         subcommands: [
             Add.self, Goal.self, Status.self, Log.self, Edit.self, Remove.self, Milestones.self, Config.self, Summary.self,
-            Widget.self, Schedule.self, Daemon.self, Systemd.self, Doctor.self, NotifyTest.self,
+            Widget.self, Chart.self, Schedule.self, Daemon.self, Systemd.self, Doctor.self, NotifyTest.self,
         ]
     )
 
@@ -64,7 +64,7 @@ struct W8: ParsableCommand {
             case .database: code = 74
             }
         case let error as AppError:
-            code = 78
+            code = error.exitCode
             message = error.localizedDescription
         case let error as ExitCode:
             Foundation.exit(error.rawValue)  // the command already said why

@@ -46,6 +46,29 @@ import W8TestSupport
         #expect(sent == ["25": true, "50": true, "75": false, "approaching": true, "100": true])
     }
 
+    // The weekly summary attaches its chart (image-path); dunst shows it, and the screenshot keeps what it showed.
+    @Test func summaryCarriesItsChart() throws {
+        let dunst = try DunstSession()
+        defer { dunst.stop() }
+        let w8 = try W8Sandbox(bus: dunst.bus)
+        for (day, weight) in [(8, "184"), (11, "183.2"), (14, "182.6"), (17, "181.4"), (19, "180.9"), (20, "180.2")] {
+            try w8.run("add", weight, "--date", "2026-11-\(day)T07:00")
+        }
+        try w8.run("goal", "170", "--date", "2026-11-08T08:00")
+        let sent = try w8.run("summary", "--send")
+        #expect(sent.status == 0, "\(sent.stderr)")
+        let chart = w8.root.appendingPathComponent(".cache/w8trackr/summary-chart.png").path
+        let summary = try #require(try dunst.history().first { $0.category == "x-w8trackr.summary" })
+        #expect(summary.iconPath == chart)
+        // A real PNG decoder reads it at the size the summary draws.
+        let identify = try W8Sandbox.running(w8, through: ["identify", "-format", "%m %w %h", chart])
+        #expect(identify.stdout == "PNG 400 200", "\(identify.stderr)")
+        let mode = try FileManager.default.attributesOfItem(atPath: chart)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        try FileManager.default.createDirectory(at: Self.artifacts, withIntermediateDirectories: true)
+        try dunst.screenshot(to: Self.artifacts.appendingPathComponent("notification-summary-chart.png"))
+    }
+
     @Test func notifyTestAndDoctorSeeTheServer() throws {
         let dunst = try DunstSession()
         defer { dunst.stop() }

@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+import W8TestSupport
+
+/// `w8 chart` run as a person would: in a terminal-less pipe, and writing images a real decoder reads.
+@Suite struct ChartCLITests {
+    func sandbox() throws -> W8Sandbox {
+        let w8 = try W8Sandbox()
+        for (day, weight) in [(8, "184"), (11, "183.2"), (14, "182.6"), (17, "181.4"), (19, "180.9"), (20, "180.2")] {
+            try w8.run("add", weight, "--date", "2026-11-\(day)T07:00")
+        }
+        try w8.run("goal", "176", "--date", "2026-11-08T08:00")
+        return w8
+    }
+
+    @Test func terminalChartFitsWithoutColourInAPipe() throws {
+        let w8 = try sandbox()
+        let run = try w8.run("chart", "--width", "50", "--height", "12")
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = run.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        #expect(lines.count == 12)
+        #expect(lines.allSatisfy { $0.unicodeScalars.count <= 50 })
+        #expect(!run.stdout.contains("\u{1B}"), "no colour when stdout is not a terminal")
+        #expect(run.stdout.contains("●"))
+        #expect(run.stdout.contains("┄"))
+        #expect(run.stdout.contains("goal 176.0 lb"))
+    }
+
+    @Test func terminalChartTakesTheWidthFromCOLUMNS() throws {
+        let w8 = try sandbox()
+        w8.environment["COLUMNS"] = "64"
+        let run = try w8.run("chart")
+        let lines = run.stdout.split(separator: "\n")
+        #expect(lines.count == 16)
+        #expect(lines.contains { $0.unicodeScalars.count == 64 })
+        #expect(lines.allSatisfy { $0.unicodeScalars.count <= 64 })
+    }
+
+    @Test func emptyStateIsOneLine() throws {
+        let run = try W8Sandbox().run("chart")
+        #expect(run.status == 0)
+        #expect(run.stdout == "No weigh-ins yet: log one with 'w8 add 182.4'.\n")
+    }
+
+    @Test(arguments: [("weight.png", "PNG 800 400"), ("weight.svg", "SVG 800 400")])
+    func imagesDecodeAtTheirSize(name: String, expected: String) throws {
+        let w8 = try sandbox()
+        let path = w8.root.appendingPathComponent(name).path
+        let run = try w8.run("chart", "--output", path)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout == "Wrote \(path).\n")
+        let identify = try W8Sandbox.running(w8, through: ["identify", "-format", "%m %w %h", path])
+        #expect(identify.stdout == expected, "\(identify.stderr)")
+        let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+    }
+
+    @Test func customImageSize() throws {
+        let w8 = try sandbox()
+        let path = w8.root.appendingPathComponent("small.png").path
+        #expect(try w8.run("chart", "--output", path, "--width", "640", "--height", "320").status == 0)
+        let identify = try W8Sandbox.running(w8, through: ["identify", "-format", "%w %h", path])
+        #expect(identify.stdout == "640 320")
+    }
+
+    @Test func badInputIsOneLineAndWritesNothing() throws {
+        let w8 = try sandbox()
+        let jpg = w8.root.appendingPathComponent("weight.jpg").path
+        let wrongFormat = try w8.run("chart", "--output", jpg)
+        #expect(wrongFormat.status == 64)
+        #expect(wrongFormat.stderr == "w8: cannot write '\(jpg)': the chart is written as a .png or .svg file\n")
+        #expect(!FileManager.default.fileExists(atPath: jpg))
+        let days = try w8.run("chart", "--days", "0")
+        #expect(days.status == 64)
+        #expect(days.stderr == "w8: --days must be 1 or more, not 0\n")
+        let missing = w8.root.appendingPathComponent("no/such/dir/weight.png").path
+        let unwritable = try w8.run("chart", "--output", missing)
+        #expect(unwritable.status == 73)
+        #expect(unwritable.stderr.hasPrefix("w8: "))
+        #expect(unwritable.stderr.contains(missing))
+        #expect(unwritable.stderr.split(separator: "\n").count == 1)
+    }
+}

@@ -29,6 +29,8 @@ let package = Package(
         .target(name: "W8TestSupport", dependencies: ["W8Core", "W8Store", "W8Libnotify"]),
         // Application services: the tracker that ties store, rules and sink together, config file, XDG paths.
         .target(name: "W8App", dependencies: ["W8Core", "W8Store"]),
+        // cairo's C API, for the chart image. Only W8Chart imports it (its tests too, to decode the PNGs).
+        .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         // The composition root: the only place that reads the clock, the environment and XDG paths.
         .executableTarget(
             name: "w8",

@@ -31,6 +31,8 @@ let package = Package(
         .target(name: "W8App", dependencies: ["W8Core", "W8Store"]),
         // cairo's C API, for the chart image. Only W8Chart imports it (its tests too, to decode the PNGs).
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
+        // The weight chart as a PNG or SVG file, drawn with cairo.
+        .target(name: "W8Chart", dependencies: ["W8Core", "CCairo"]),
         // The composition root: the only place that reads the clock, the environment and XDG paths.
         .executableTarget(
             name: "w8",

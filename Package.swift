@@ -29,14 +29,22 @@ let package = Package(
         .target(name: "W8TestSupport", dependencies: ["W8Core", "W8Store", "W8Libnotify"]),
         // Application services: the tracker that ties store, rules and sink together, config file, XDG paths.
         .target(name: "W8App", dependencies: ["W8Core", "W8Store", "CW8Linux"]),
+        // cairo's C API, for the chart image. Only W8Chart imports it (its tests too, to decode the PNGs).
+        .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
+        // The weight chart as a PNG or SVG file, drawn with cairo.
+        .target(name: "W8Chart", dependencies: ["W8Core", "CCairo"]),
         // The composition root: the only place that reads the clock, the environment and XDG paths.
         .executableTarget(
             name: "w8",
-            dependencies: ["W8Core", "W8Store", "W8App", "W8Libnotify", "W8Scheduler", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: [
+                "W8Core", "W8Store", "W8App", "W8Libnotify", "W8Scheduler", "W8Chart",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
         .testTarget(name: "W8CoreTests", dependencies: ["W8Core", "W8TestSupport"]),
         .testTarget(name: "W8StoreTests", dependencies: ["W8Core", "W8Store", "W8TestSupport"]),
         .testTarget(name: "W8SchedulerTests", dependencies: ["W8Core", "W8Scheduler", "W8TestSupport"]),
+        .testTarget(name: "W8ChartTests", dependencies: ["W8Core", "W8Chart", "CCairo"]),
         .testTarget(name: "W8CLITests", dependencies: ["W8Core", "W8TestSupport"]),
         // Test-only: drives LibnotifyNotificationSink in its own process, with the session bus of its environment.
         .executableTarget(name: "w8-notify-probe", dependencies: ["W8Core", "W8Libnotify", "W8TestSupport"]),

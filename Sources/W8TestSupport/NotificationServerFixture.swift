@@ -227,6 +227,9 @@ public final class DunstSession {
                 .write(to: config, atomically: true, encoding: .utf8)
             var dunstEnvironment = bus.environment
             dunstEnvironment["DISPLAY"] = display
+            // gdk-pixbuf tells image formats apart with shared-mime-info's database (/usr/share/mime), as on any
+            // desktop; without it dunst shows no image. dunst finds icons only through icon_path, set above.
+            dunstEnvironment["XDG_DATA_DIRS", default: ""] += ":/usr/share"
             dunst = try ChildProcess(
                 name: "dunst", executable: dunstPath, arguments: ["-config", config.path],
                 environment: dunstEnvironment, logDirectory: bus.directory.url)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import W8App
 import W8Chart
 import W8Core
 

@@ -54,9 +54,22 @@ import W8TestSupport
         for (day, weight) in [(8, "184"), (11, "183.2"), (14, "182.6"), (17, "181.4"), (19, "180.9"), (20, "180.2")] {
             try w8.run("add", weight, "--date", "2026-11-\(day)T07:00")
         }
-        try w8.run("goal", "170", "--date", "2026-11-08T08:00")
+        try w8.run("goal", "120", "--date", "2026-11-08T08:00")  // 6% of the way: no milestone, the summary alone
         let sent = try w8.run("summary", "--send")
         #expect(sent.status == 0, "\(sent.stderr)")
+        // dunst draws a moment after it answers: take the screenshot once the screen is no
+        // longer black, and before history() closes everything.
+        try FileManager.default.createDirectory(at: Self.artifacts, withIntermediateDirectories: true)
+        let screenshot = Self.artifacts.appendingPathComponent("notification-summary-chart.png")
+        var brightness = 0.0
+        for _ in 0..<20 where brightness < 0.001 {
+            try dunst.screenshot(to: screenshot)
+            let mean = try W8Sandbox.running(w8, through: ["identify", "-format", "%[fx:mean]", screenshot.path])
+            brightness = Double(mean.stdout) ?? 0
+            if brightness < 0.001 { usleep(150_000) }
+        }
+        #expect(brightness > 0.001, "dunst showed nothing on the screen: \(dunst.log)")
+        #expect(!dunst.log.contains("Failed to load image"), "\(dunst.log)")
         let chart = w8.root.appendingPathComponent(".cache/w8trackr/summary-chart.png").path
         let summary = try #require(try dunst.history().first { $0.category == "x-w8trackr.summary" })
         #expect(summary.iconPath == chart)
@@ -65,8 +78,6 @@ import W8TestSupport
         #expect(identify.stdout == "PNG 400 200", "\(identify.stderr)")
         let mode = try FileManager.default.attributesOfItem(atPath: chart)[.posixPermissions] as? Int
         #expect(mode == 0o600)
-        try FileManager.default.createDirectory(at: Self.artifacts, withIntermediateDirectories: true)
-        try dunst.screenshot(to: Self.artifacts.appendingPathComponent("notification-summary-chart.png"))
     }
 
     @Test func notifyTestAndDoctorSeeTheServer() throws {

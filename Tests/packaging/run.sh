@@ -55,9 +55,9 @@ deb_files=$(dpkg-deb -c "$deb" | awk '$1 !~ /^d/ { sub(/^\./, "", $6); print $6 
 # --- the .deb ---------------------------------------------------------------------------------------------
 check "deb is named w8trackr_${version}_${arch}.deb" test -f "$deb"
 check "deb holds the binary, units, desktop file, icon, man page and completions" same "$expected_files" "$deb_files"
-check "deb Depends is computed and names libnotify, SQLite, GLib and libc" bash -c '
+check "deb Depends is computed and names libnotify, SQLite, cairo, GLib and libc" bash -c '
     d=$(dpkg-deb -f "$1" Depends); echo "Depends: $d"
-    for lib in libnotify4 libsqlite3-0 "libglib2.0-0" libc6 libstdc++6; do grep -q "$lib" <<<"$d" || exit 1; done' _ "$deb"
+    for lib in libnotify4 libsqlite3-0 libcairo2 "libglib2.0-0" libc6 libstdc++6; do grep -q "$lib" <<<"$d" || exit 1; done' _ "$deb"
 check "deb Version is w8 --version" same "$version" "$(dpkg-deb -f "$deb" Version)"
 # lintian's own notice about running as root goes to stderr; its tags go to stdout.
 check "lintian reports no errors or warnings" lintian --fail-on error,warning "$deb"
@@ -127,8 +127,8 @@ check "make rpm builds w8trackr-$version" bash -c '[ -f "$1" ] || { cat "$2"; ex
 if [ -f "$rpm_file" ]; then
     check "RPM installs the files the .deb does" same "$(normalize <<<"$deb_files")" \
         "$(rpm -qlp "$rpm_file" 2>/dev/null | normalize)"
-    check "RPM requires libnotify and SQLite" bash -c '
-        r=$(rpm -qp --requires "$1" 2>/dev/null); grep -q "libnotify.so.4" <<<"$r" && grep -q "libsqlite3.so.0" <<<"$r"' \
+    check "RPM requires libnotify, SQLite and cairo" bash -c '
+        r=$(rpm -qp --requires "$1" 2>/dev/null); grep -q "libnotify.so.4" <<<"$r" && grep -q "libsqlite3.so.0" <<<"$r" && grep -q "libcairo.so.2" <<<"$r"' \
         _ "$rpm_file"
 fi
 check "PKGBUILD is valid bash" bash -n packaging/arch/PKGBUILD

@@ -1,0 +1,320 @@
+import CCairo
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+// The one layer of W8Chart that calls C: cairo for drawing, POSIX for the file. Every cairo object is created and
+// destroyed within one call, so rendering keeps no state between calls and may run on any thread.
+
+/// Why rendering or writing failed, without the path; `AtomicFile` adds it.
+struct RenderFailure: Error {
+    var reason: String
+
+    /// The message of a cairo status (`cairo_status_to_string`).
+    init(_ status: cairo_status_t) {
+        reason = "cairo: " + String(cString: cairo_status_to_string(status))
+    }
+
+    /// The message of an errno value (`strerror`).
+    init(errno code: Int32) {
+        reason = String(cString: strerror(code))
+    }
+
+    init(reason: String) {
+        self.reason = reason
+    }
+}
+
+/// An open file descriptor that cairo's stream functions write into; remembers the first write error.
+final class FileSink {
+    let descriptor: Int32
+    private(set) var failure: RenderFailure?
+
+    init(descriptor: Int32) {
+        self.descriptor = descriptor
+    }
+
+    /// Writes all `count` bytes (`write(2)`, retried on EINTR and short writes); false after any failure.
+    func append(_ bytes: UnsafePointer<UInt8>?, count: Int) -> Bool {
+        guard failure == nil else { return false }
+        guard count > 0 else { return true }
+        guard var next = bytes.map(UnsafeRawPointer.init) else { return false }
+        var remaining = count
+        while remaining > 0 {
+            let written = write(descriptor, next, remaining)
+            if written < 0 {
+                if errno == EINTR { continue }
+                failure = RenderFailure(errno: errno)
+                return false
+            }
+            next += written
+            remaining -= written
+        }
+        return true
+    }
+
+    /// A `cairo_write_func_t` closure argument for this sink; valid while the sink is alive.
+    var closure: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+}
+
+/// Renders a drawing through a cairo surface into a `FileSink`.
+enum CairoRendering {
+    /// The `cairo_write_func_t` that hands cairo's output to the `FileSink` passed as its closure.
+    private static let writeToSink: cairo_write_func_t = { closure, bytes, length in
+        guard let closure else { return CAIRO_STATUS_WRITE_ERROR }
+        let sink = Unmanaged<FileSink>.fromOpaque(closure).takeUnretainedValue()
+        return sink.append(bytes, count: Int(length)) ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR
+    }
+
+    /// PNG: draws on a `cairo_image_surface_create(CAIRO_FORMAT_ARGB32, …)` surface, then
+    /// `cairo_surface_write_to_png_stream`.
+    static func png(width: Int, height: Int, to sink: FileSink, draw: (CairoCanvas) -> Void) throws {
+        guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height)) else {
+            throw RenderFailure(CAIRO_STATUS_NO_MEMORY)
+        }
+        defer { cairo_surface_destroy(surface) }
+        try check(cairo_surface_status(surface), sink)
+        try render(on: surface, width: width, height: height, draw: draw)
+        try check(cairo_surface_write_to_png_stream(surface, writeToSink, sink.closure), sink)
+    }
+
+    /// SVG: draws on a `cairo_svg_surface_create_for_stream` surface whose document unit is the CSS pixel
+    /// (`cairo_svg_surface_set_document_unit`), then `cairo_surface_finish` writes the document.
+    static func svg(width: Int, height: Int, to sink: FileSink, draw: (CairoCanvas) -> Void) throws {
+        guard
+            let surface = cairo_svg_surface_create_for_stream(writeToSink, sink.closure, Double(width), Double(height))
+        else { throw RenderFailure(CAIRO_STATUS_NO_MEMORY) }
+        defer { cairo_surface_destroy(surface) }
+        try check(cairo_surface_status(surface), sink)
+        cairo_svg_surface_set_document_unit(surface, CAIRO_SVG_UNIT_PX)
+        try render(on: surface, width: width, height: height, draw: draw)
+        cairo_surface_finish(surface)
+        try check(cairo_surface_status(surface), sink)
+    }
+
+    /// Draws through a `cairo_t` made with `cairo_create`, checking `cairo_status` after.
+    private static func render(
+        on surface: OpaquePointer, width: Int, height: Int, draw: (CairoCanvas) -> Void
+    ) throws {
+        guard let context = cairo_create(surface) else { throw RenderFailure(CAIRO_STATUS_NO_MEMORY) }
+        defer { cairo_destroy(context) }
+        try check(cairo_status(context), nil)
+        draw(CairoCanvas(context: context, width: Double(width), height: Double(height)))
+        try check(cairo_status(context), nil)
+        cairo_surface_flush(surface)
+        try check(cairo_surface_status(surface), nil)
+    }
+
+    /// Throws for any status but success, preferring the sink's errno to cairo's generic write error.
+    private static func check(_ status: cairo_status_t, _ sink: FileSink?) throws {
+        guard status != CAIRO_STATUS_SUCCESS else { return }
+        if let failure = sink?.failure { throw failure }
+        throw RenderFailure(status)
+    }
+}
+
+/// A colour as 8-bit sRGB components, the way the tests read them back.
+struct ChartColor: Equatable, Sendable {
+    var red: UInt8
+    var green: UInt8
+    var blue: UInt8
+
+    init(_ hex: UInt32) {
+        red = UInt8((hex >> 16) & 0xFF)
+        green = UInt8((hex >> 8) & 0xFF)
+        blue = UInt8(hex & 0xFF)
+    }
+}
+
+/// How text is placed relative to its anchor point.
+enum TextAnchor {
+    case left, center, right
+}
+
+/// One `cairo_t` for the duration of a drawing: the drawing operations the chart needs, and nothing else.
+struct CairoCanvas {
+    let context: OpaquePointer
+    let width: Double
+    let height: Double
+
+    /// `cairo_set_source_rgb`.
+    func setColor(_ color: ChartColor) {
+        cairo_set_source_rgb(
+            context, Double(color.red) / 255, Double(color.green) / 255, Double(color.blue) / 255)
+    }
+
+    /// `cairo_rectangle` + `cairo_fill`.
+    func fillRectangle(x: Double, y: Double, width: Double, height: Double, color: ChartColor) {
+        setColor(color)
+        cairo_rectangle(context, x, y, width, height)
+        cairo_fill(context)
+    }
+
+    /// `cairo_arc` + `cairo_fill`.
+    func fillCircle(x: Double, y: Double, radius: Double, color: ChartColor) {
+        setColor(color)
+        cairo_new_sub_path(context)
+        cairo_arc(context, x, y, radius, 0, 2 * Double.pi)
+        cairo_fill(context)
+    }
+
+    /// A straight line (`cairo_move_to`, `cairo_line_to`, `cairo_stroke`), dashed with `cairo_set_dash` if given.
+    func strokeLine(
+        from start: (x: Double, y: Double), to end: (x: Double, y: Double), width: Double, color: ChartColor,
+        dash: [Double] = []
+    ) {
+        cairo_move_to(context, start.x, start.y)
+        cairo_line_to(context, end.x, end.y)
+        stroke(width: width, color: color, dash: dash)
+    }
+
+    /// A path through `points` (`cairo_line_to`), or a monotone cubic through them (`cairo_curve_to`) that bends
+    /// smoothly but never overshoots a point, so the line stays inside the points' range.
+    func strokePath(through points: [(x: Double, y: Double)], smooth: Bool, width: Double, color: ChartColor) {
+        guard let first = points.first else { return }
+        cairo_new_path(context)
+        cairo_move_to(context, first.x, first.y)
+        if smooth {
+            for segment in MonotoneCubic.segments(through: points) {
+                cairo_curve_to(
+                    context, segment.control1.x, segment.control1.y, segment.control2.x, segment.control2.y,
+                    segment.end.x, segment.end.y)
+            }
+        } else {
+            for point in points.dropFirst() { cairo_line_to(context, point.x, point.y) }
+        }
+        cairo_set_line_join(context, CAIRO_LINE_JOIN_ROUND)
+        cairo_set_line_cap(context, CAIRO_LINE_CAP_ROUND)
+        stroke(width: width, color: color, dash: [])
+        cairo_set_line_cap(context, CAIRO_LINE_CAP_BUTT)
+    }
+
+    private func stroke(width: Double, color: ChartColor, dash: [Double]) {
+        setColor(color)
+        cairo_set_line_width(context, width)
+        cairo_set_dash(context, dash, Int32(dash.count), 0)
+        cairo_stroke(context)
+        cairo_set_dash(context, nil, 0, 0)
+    }
+
+    /// Picks the toy font (`cairo_select_font_face` "sans-serif", `cairo_set_font_size`).
+    func setFont(size: Double, bold: Bool = false) {
+        cairo_select_font_face(
+            context, "sans-serif", CAIRO_FONT_SLANT_NORMAL, bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL)
+        cairo_set_font_size(context, size)
+    }
+
+    /// The advance of `text` in the current font (`cairo_text_extents`).
+    func textWidth(_ text: String) -> Double {
+        var extents = cairo_text_extents_t()
+        cairo_text_extents(context, text, &extents)
+        return extents.x_advance
+    }
+
+    /// The distance from the baseline to the middle of a digit in the current font (`cairo_text_extents` of "0"),
+    /// to centre labels on a line.
+    var digitMiddle: Double {
+        var extents = cairo_text_extents_t()
+        cairo_text_extents(context, "0", &extents)
+        return -(extents.y_bearing / 2)
+    }
+
+    /// Draws `text` in the current font with its baseline at `y` (`cairo_move_to` + `cairo_show_text`).
+    func showText(_ text: String, x: Double, y: Double, anchor: TextAnchor = .left, color: ChartColor) {
+        let offset: Double =
+            switch anchor {
+            case .left: 0
+            case .center: textWidth(text) / 2
+            case .right: textWidth(text)
+            }
+        setColor(color)
+        cairo_move_to(context, x - offset, y)
+        cairo_show_text(context, text)
+        cairo_new_path(context)
+    }
+}
+
+/// Tangents for a monotone cubic Hermite curve (Steffen's method, as d3's `curveMonotoneX`): the curve through
+/// points with increasing x never leaves the range between neighbouring points.
+enum MonotoneCubic {
+    typealias Point = (x: Double, y: Double)
+
+    /// The Bézier control points and end of each segment after the first point.
+    static func segments(through points: [Point]) -> [(control1: Point, control2: Point, end: Point)] {
+        let slopes = slopes(points)
+        return points.indices.dropFirst().map { index in
+            let (start, end) = (points[index - 1], points[index])
+            let third = (end.x - start.x) / 3
+            return (
+                (start.x + third, start.y + third * slopes[index - 1]), (end.x - third, end.y - third * slopes[index]),
+                end
+            )
+        }
+    }
+
+    static func slopes(_ points: [(x: Double, y: Double)]) -> [Double] {
+        let count = points.count
+        guard count > 1 else { return Array(repeating: 0, count: count) }
+        let secants = (0..<(count - 1)).map { index -> Double in
+            let run = points[index + 1].x - points[index].x
+            return run > 0 ? (points[index + 1].y - points[index].y) / run : 0
+        }
+        var slopes = [Double](repeating: 0, count: count)
+        for index in 1..<(count - 1) {
+            let (before, after) = (secants[index - 1], secants[index])
+            let runBefore = points[index].x - points[index - 1].x
+            let runAfter = points[index + 1].x - points[index].x
+            guard runBefore + runAfter > 0 else { continue }
+            let parabola = (before * runAfter + after * runBefore) / (runBefore + runAfter)
+            slopes[index] = (signum(before) + signum(after)) * min(abs(before), abs(after), 0.5 * abs(parabola))
+        }
+        slopes[0] = endSlope(secant: secants[0], neighbour: slopes[1], count: count)
+        slopes[count - 1] = endSlope(secant: secants[count - 2], neighbour: slopes[count - 2], count: count)
+        return slopes
+    }
+
+    private static func signum(_ value: Double) -> Double { value > 0 ? 1 : value < 0 ? -1 : 0 }
+
+    /// The end tangent of a parabola through the end point, its neighbour and the neighbour's tangent.
+    private static func endSlope(secant: Double, neighbour: Double, count: Int) -> Double {
+        count > 2 ? (3 * secant - neighbour) / 2 : secant
+    }
+}
+
+/// Writes a file atomically, mode 0600: into a `mkstemp(3)` file beside the target, `fsync(2)`, then `rename(2)`.
+enum AtomicFile {
+    static func write(to path: String, _ body: (FileSink) throws -> Void) throws {
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { String(path[...$0]) } ?? ""
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        guard !name.isEmpty else { throw ChartImageError(path: path, reason: "the path names a directory") }
+
+        // mkstemp creates the file with O_EXCL and mode 0600, so the health data is never readable by others.
+        var template = Array("\(directory).\(name).XXXXXX".utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard descriptor >= 0 else { throw ChartImageError(path: path, reason: RenderFailure(errno: errno).reason) }
+        let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        var open = true
+        var renamed = false
+        defer {
+            if open { close(descriptor) }
+            if !renamed { unlink(temporary) }
+        }
+
+        do {
+            let sink = FileSink(descriptor: descriptor)
+            try body(sink)
+            if fchmod(descriptor, 0o600) != 0 || fsync(descriptor) != 0 { throw RenderFailure(errno: errno) }
+            open = false
+            if close(descriptor) != 0 { throw RenderFailure(errno: errno) }
+            if rename(temporary, path) != 0 { throw RenderFailure(errno: errno) }
+            renamed = true
+        } catch let failure as RenderFailure {
+            throw ChartImageError(path: path, reason: failure.reason)
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import W8Core
+
+/// The file format of a chart image.
+public enum ChartImageFormat: String, Sendable, CaseIterable {
+    case png
+    case svg
+
+    /// The format named by the path's extension, in any case (`chart.PNG`); nil for any other extension or none.
+    public init?(path: String) {
+        let name = path.split(separator: "/", omittingEmptySubsequences: false).last ?? ""
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
+        self.init(rawValue: name[name.index(after: dot)...].lowercased())
+    }
+}
+
+/// The weight chart as an image: weigh-ins as dots, the trend as a line, the goal as a dashed line.
+public struct ChartImage: Sendable {
+    /// The days to draw, in the preferred unit.
+    public var points: [TrendPoint]
+    /// The goal weight in `unit`, drawn as a dashed line; nil draws no goal.
+    public var goal: Double?
+    public var unit: WeightUnit
+    /// The time zone of the date labels.
+    public var timeZone: TimeZone
+    /// The size in pixels (PNG) or CSS pixels (SVG).
+    public var width: Int
+    public var height: Int
+    public var title: String?
+
+    public init(
+        points: [TrendPoint], goal: Double?, unit: WeightUnit, timeZone: TimeZone,
+        width: Int = 800, height: Int = 400, title: String? = nil
+    ) {
+        self.points = points
+        self.goal = goal
+        self.unit = unit
+        self.timeZone = timeZone
+        self.width = width
+        self.height = height
+        self.title = title
+    }
+
+    /// The sizes cairo can draw, and the smallest that leaves room for axes and labels.
+    static let sizes = 200...16_384
+
+    /// Writes the chart to `path` atomically: it renders into a new file with mode 0600 in the same directory, then
+    /// renames it over `path`. A reader sees the old file or the whole new one, never a part; on failure `path` is
+    /// left as it was and the temporary file is removed.
+    public func write(to path: String, format: ChartImageFormat) throws {
+        guard Self.sizes.contains(width), Self.sizes.contains(height) else {
+            throw ChartImageError(
+                path: path,
+                reason: "the size \(width)×\(height) is not drawable; width and height must be "
+                    + "\(Self.sizes.lowerBound)–\(Self.sizes.upperBound) pixels")
+        }
+        let drawing = ChartDrawing(chart: self)
+        try AtomicFile.write(to: path) { sink in
+            switch format {
+            case .png: try CairoRendering.png(width: width, height: height, to: sink, draw: drawing.draw)
+            case .svg: try CairoRendering.svg(width: width, height: height, to: sink, draw: drawing.draw)
+            }
+        }
+    }
+}
+
+/// Why a chart image could not be written; the description names the path.
+public struct ChartImageError: Error, CustomStringConvertible, LocalizedError, Equatable, Sendable {
+    public var description: String
+
+    public var errorDescription: String? { description }
+
+    init(path: String, reason: String) {
+        description = "cannot write the chart image '\(path)': \(reason)"
+    }
+}

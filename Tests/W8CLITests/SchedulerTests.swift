@@ -30,7 +30,11 @@ import W8TestSupport
         let shown = try dunst.history()
         #expect(shown.map(\.summary) == ["Your week: down 4.0 lb"])
         #expect(shown.first?.category == "x-w8trackr.summary")
-        #expect(shown.first?.displayedBody == "2 weigh-ins, latest 176.0 lb. 20% of the way to 160.0 lb, 16.0 lb to go.")
+        // Trend: 180, then 1 − 0.9^8 of the way to 178 (178.86), then 1 − 0.9^3.33 of the way to 176; too few
+        // weigh-ins this week for a rate.
+        #expect(
+            shown.first?.displayedBody
+                == "2 weigh-ins, latest 176.0 lb. 20% of the way to 160.0 lb, 16.0 lb to go. Trend 178.0 lb.")
         // Two timer runs right after: nothing more.
         for _ in 0..<2 {
             let run = try faketime(w8, at: "2026-11-22 09:00:05", ["summary", "--send", "--if-due"])

@@ -40,7 +40,7 @@ extension W8 {
             let settings = try runtime.settings()
             let database = try runtime.database()
             let goal = try database.snapshot(unit: settings.unit).goal?.weight.value(in: settings.unit)
-            let points = try runtime.trendPoints(settings: settings, database: database, days: days)
+            let points = try runtime.trendPoints(unit: settings.unit, database: database, days: days)
             if let output, let format = ChartImageFormat(path: output) {
                 let image = ChartImage(
                     points: points, goal: goal, unit: settings.unit, timeZone: runtime.calendar.timeZone,

@@ -57,9 +57,8 @@ struct Runtime {
     }
 
     /// The trend's days of the last `days` days; the trend itself is computed over the whole last year.
-    func trendPoints(settings: Settings, database: AppDatabase, days: Int) throws -> [TrendPoint] {
-        let goal = try database.snapshot(unit: settings.unit).goal?.weight
-        let trend = try database.trend(unit: settings.unit, goal: goal, now: now, calendar: calendar)
+    func trendPoints(unit: WeightUnit, database: AppDatabase, days: Int) throws -> [TrendPoint] {
+        let trend = try database.trend(unit: unit, goal: nil, now: now, calendar: calendar)
         let start = now.addingTimeInterval(-Double(days) * 86400)
         return trend.points.filter { $0.date >= start }
     }

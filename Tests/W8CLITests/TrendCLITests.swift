@@ -5,10 +5,11 @@ import W8TestSupport
 
 /// Trend weight, weekly rate and forecast in `w8 status` and `w8 summary`, run at a fixed moment (libfaketime).
 @Suite struct TrendCLITests {
+    /// A frozen clock (`faketime -f` with an absolute time): the output does not depend on how long a run takes.
     static let now = "2026-11-21 12:00:00"
 
     func at(_ w8: W8Sandbox, _ arguments: String...) throws -> W8Run {
-        try W8Sandbox.running(w8, through: ["faketime", TrendCLITests.now, w8.executable] + arguments)
+        try W8Sandbox.running(w8, through: ["faketime", "-f", TrendCLITests.now, w8.executable] + arguments)
     }
 
     /// 15 daily weigh-ins at 07:00 losing 0.2 lb a day, the last on the morning of `now`, and a goal of 170.

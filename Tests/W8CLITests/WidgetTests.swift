@@ -4,6 +4,7 @@ import W8TestSupport
 
 /// `w8 widget` in every format, run by the built binary at a fixed moment (libfaketime): golden outputs.
 @Suite struct WidgetTests {
+    /// A frozen clock (`faketime -f` with an absolute time): the output does not depend on how long a run takes.
     static let now = "2026-11-21 12:00:00"
     static let formats = ["text", "json", "waybar", "i3blocks", "polybar"]
 
@@ -17,7 +18,7 @@ import W8TestSupport
         var outputs: [String: String] = [:]
         for format in WidgetTests.formats {
             let run = try W8Sandbox.running(
-                w8, through: ["faketime", WidgetTests.now, w8.executable, "widget", "--format", format])
+                w8, through: ["faketime", "-f", WidgetTests.now, w8.executable, "widget", "--format", format])
             #expect(run.status == 0, "\(format): \(run.stderr)")
             #expect(run.stderr.isEmpty)
             outputs[format] = run.stdout

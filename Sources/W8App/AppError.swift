@@ -5,19 +5,25 @@ public enum AppError: Error, LocalizedError, Equatable {
     case config(path: String, message: String)
     /// A file the person asked for (a chart image) could not be written; the message names it.
     case cannotWrite(String)
+    /// An input file (`w8 import`) could not be opened or read.
+    case cannotRead(String)
+    /// Input that was refused as a whole (an import with bad rows); the rows were reported already.
+    case badInput(String)
 
     public var errorDescription: String? {
         switch self {
         case .config(let path, let message): "\(path): \(message)"
-        case .cannotWrite(let message): message
+        case .cannotWrite(let message), .cannotRead(let message), .badInput(let message): message
         }
     }
 
-    /// sysexits(3): 78 for a configuration file, 73 for an output file.
+    /// sysexits(3): 78 for a configuration file, 73 for an output file, 66 for an input file, 65 for its data.
     public var exitCode: Int32 {
         switch self {
         case .config: 78
         case .cannotWrite: 73
+        case .cannotRead: 66
+        case .badInput: 65
         }
     }
 }

@@ -53,6 +53,23 @@ public struct ConfigFile: Sendable {
         return settings
     }
 
+    /// Sets several keys to typed values (a restored backup), writing the file once; returns the new settings.
+    @discardableResult
+    public func set(_ values: [(SettingKey, SettingValue)]) throws -> Settings {
+        var settings = try load()
+        var document = ConfigDocument(text: try text() ?? ConfigDocument.defaultText())
+        do {
+            for (key, value) in values {
+                try key.apply(value, to: &settings)
+                document = try document.setting(key, to: key.value(in: settings))
+            }
+        } catch let error as W8CoreError {
+            throw AppError.config(path: path, message: error.localizedDescription)
+        }
+        try write(document.text)
+        return settings
+    }
+
     /// Writes the file atomically: a temporary file beside it, flushed, then renamed over it.
     func write(_ text: String) throws {
         let directory = (path as NSString).deletingLastPathComponent

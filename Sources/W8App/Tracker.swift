@@ -44,6 +44,19 @@ public struct Tracker: Sendable {
         }
     }
 
+    /// Imports entries in one transaction (see `AppDatabase.importEntries`). After a real import, the status bar
+    /// is refreshed and the one milestone notification the import earned, if any, is posted; a dry run touches
+    /// nothing outside its rolled-back transaction.
+    public func importEntries(
+        dryRun: Bool, restoring backup: JourneyBackup? = nil, _ produce: (inout EntryImporter) throws -> Void
+    ) throws -> (result: ImportResult, outcome: TrackerOutcome) {
+        let result = try database.importEntries(context: context, dryRun: dryRun, restoring: backup, produce)
+        guard !dryRun else { return (result, TrackerOutcome(change: result.change, notified: nil, warning: nil)) }
+        var outcome = deliver(result.change)
+        if result.addedToday, let warning = closeWeighInReminder(), outcome.warning == nil { outcome.warning = warning }
+        return (result, outcome)
+    }
+
     public func edit(id: Int64, _ edit: (inout WeightEntry) throws -> Void) throws -> TrackerOutcome {
         deliver(try database.updateEntry(id: id, context: context, edit))
     }

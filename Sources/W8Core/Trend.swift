@@ -69,19 +69,8 @@ public struct TrendAnalysis: Sendable, Equatable {
             earliest[day] = entry
         }
         let days = earliest.values.sorted { ($0.date, $0.id ?? .max) < ($1.date, $1.id ?? .max) }
-        var points: [TrendPoint] = []
-        points.reserveCapacity(days.count)
-        for entry in days {
-            let weight = entry.weight.value(in: unit)
-            guard let previous = points.last else {
-                points.append(TrendPoint(date: entry.date, weight: weight, trend: weight))
-                continue
-            }
-            let alpha = smoothing(days: entry.date.timeIntervalSince(previous.date) / day)
-            points.append(
-                TrendPoint(date: entry.date, weight: weight, trend: previous.trend + alpha * (weight - previous.trend)))
-        }
-        return points
+        var smoother = TrendSmoother()
+        return days.map { smoother.add(date: $0.date, weight: $0.weight.value(in: unit)) }
     }
 
     static func weeklyRate(points: [TrendPoint], entries: [WeightEntry], now: Date) -> Double? {
@@ -114,6 +103,24 @@ public struct TrendAnalysis: Sendable, Equatable {
         let days = remaining / (weeklyRate / 7)
         guard days <= forecastHorizonDays else { return nil }
         return now.addingTimeInterval(days * day)
+    }
+}
+
+/// The trend one day at a time, oldest first: for readers that stream the history (`w8 export --with-trend`).
+public struct TrendSmoother: Sendable {
+    private var last: TrendPoint?
+
+    public init() {}
+
+    /// The point of a day whose earliest weight is `weight` at `date`, after the days added before it.
+    public mutating func add(date: Date, weight: Double) -> TrendPoint {
+        var point = TrendPoint(date: date, weight: weight, trend: weight)
+        if let last {
+            let alpha = TrendAnalysis.smoothing(days: date.timeIntervalSince(last.date) / TrendAnalysis.day)
+            point.trend = last.trend + alpha * (weight - last.trend)
+        }
+        last = point
+        return point
     }
 }
 

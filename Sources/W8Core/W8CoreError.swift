@@ -15,6 +15,15 @@ public enum W8CoreError: Error, LocalizedError, Equatable, Sendable {
     case unknownSetting(String)
     case invalidSettingValue(key: String, value: String, expected: String)
     case configSyntax(line: Int, message: String)
+    case dateAmbiguous(String)
+    case datePatternInvalid(String)
+    case dateNotInPattern(String, String)
+    case importFormatUnknown(String)
+    case importNoHeader
+    case importColumnMissing(column: String, format: String)
+    case importFieldMissing(String)
+    case importUnitConflict(file: WeightUnit, option: WeightUnit)
+    case backupInvalid(String)
 
     public var errorDescription: String? {
         switch self {
@@ -44,6 +53,25 @@ public enum W8CoreError: Error, LocalizedError, Equatable, Sendable {
             "value '\(value)' for \(key) is not valid; expected \(expected)"
         case .configSyntax(let line, let message):
             "line \(line): \(message)"
+        case .dateAmbiguous(let text):
+            "date '\(text)' is ambiguous; give --date-format MM/DD/YYYY or --date-format DD/MM/YYYY"
+        case .datePatternInvalid(let text):
+            "date format '\(text)' needs YYYY, MM and DD once each, with separators between, like MM/DD/YYYY"
+        case .dateNotInPattern(let text, let pattern):
+            "date '\(text)' does not match --date-format \(pattern)"
+        case .importFormatUnknown(let line):
+            "cannot tell the format from the first line '\(line.prefix(80))'; give --format (w8-csv, w8-json, "
+                + "openscale, libra, trendweight or generic)"
+        case .importNoHeader:
+            "no header or data line in the first 64 KiB"
+        case .importColumnMissing(let column, let format):
+            "the header has no '\(column)' column, which --format \(format) needs"
+        case .importFieldMissing(let column):
+            "no \(column)"
+        case .backupInvalid(let reason):
+            "not a W8Trackr backup that can be restored: \(reason)"
+        case .importUnitConflict(let file, let option):
+            "the file says its weights are in \(file.rawValue) (#Units) but --unit is \(option.rawValue)"
         }
     }
 }

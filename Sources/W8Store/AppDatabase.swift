@@ -75,6 +75,17 @@ public struct AppDatabase: Sendable {
     /// must not do.
     private let keepAlive: DatabaseQueue
 
+    /// A database in memory, for a dry run when there is no database file yet: nothing is created on disk.
+    public static func inMemory() throws -> AppDatabase {
+        do {
+            let queue = try DatabaseQueue()
+            try migrator.migrate(queue)
+            return AppDatabase(writer: queue, path: ":memory:", keepAlive: queue)
+        } catch let error as DatabaseError {
+            throw StoreError.database(path: ":memory:", message: error.message ?? error.description)
+        }
+    }
+
     private init(writer: any DatabaseWriter, path: String, keepAlive: DatabaseQueue) {
         self.writer = writer
         self.path = path
@@ -87,6 +98,22 @@ public struct AppDatabase: Sendable {
 
     private func write<T>(_ body: (Database) throws -> T) throws -> T {
         do { return try writer.write(body) } catch let error as DatabaseError {
+            throw StoreError.database(path: path, message: error.message ?? error.description)
+        }
+    }
+
+    /// Runs `body` in one immediate transaction, rolled back instead of committed when `commit` is false.
+    func transaction<T>(commit: Bool, _ body: (Database) throws -> T) throws -> T {
+        do {
+            return try writer.writeWithoutTransaction { db in
+                var result: T?
+                try db.inTransaction(.immediate) {
+                    result = try body(db)
+                    return commit ? .commit : .rollback
+                }
+                return result!
+            }
+        } catch let error as DatabaseError {
             throw StoreError.database(path: path, message: error.message ?? error.description)
         }
     }
@@ -233,10 +260,18 @@ public struct AppDatabase: Sendable {
         return ProgressSnapshot(unit: unit, current: current, start: start, goal: goal)
     }
 
-    private func evaluate(_ db: Database, context: EvaluationContext, rearm: Bool, entry: WeightEntry?) throws
-        -> RecordedChange
+    /// Evaluates the milestones after a change. With `history` (an import), milestones the current weight reached
+    /// before today are recorded at its date and not notified.
+    func evaluate(_ db: Database, context: EvaluationContext, rearm: Bool, entry: WeightEntry?, history: Bool = false)
+        throws -> RecordedChange
     {
         let snapshot = try snapshot(db, unit: context.settings.unit)
+        var achievedAt = context.now
+        if history, let current = snapshot.current?.date,
+            current < context.calendar.startOfDay(for: context.now)
+        {
+            achievedAt = current
+        }
         let achieved = Set(try MilestoneStateRecord.fetchAll(db).map(\.type))
         var notifiedToday: MilestoneType?
         if let today = context.calendar.dateInterval(of: .day, for: context.now) {
@@ -245,9 +280,10 @@ public struct AppDatabase: Sendable {
                 .filter(col.dateAchieved >= today.start && col.dateAchieved < today.end && col.notificationSent)
                 .fetchAll(db).map(\.type).max()
         }
-        let evaluation = MilestoneEvaluator.evaluate(
+        var evaluation = MilestoneEvaluator.evaluate(
             progress: snapshot.progress, achieved: achieved, preferences: context.settings.notifications,
             notifiedToday: notifiedToday, rearm: rearm)
+        if achievedAt != context.now { evaluation.notify = nil }
         for type in evaluation.rearmed { _ = try MilestoneStateRecord.deleteOne(db, key: type.rawValue) }
         var recorded: [MilestoneAchievement] = []
         var pending: PendingNotification?
@@ -258,7 +294,7 @@ public struct AppDatabase: Sendable {
                 // sees it; the caller clears the flag if posting fails.
                 let notify = type == evaluation.notify
                 var record = AchievementRecord(
-                    MilestoneAchievement(type: type, progress: progress, at: context.now, notificationSent: notify))
+                    MilestoneAchievement(type: type, progress: progress, at: achievedAt, notificationSent: notify))
                 try record.insert(db)
                 recorded.append(record.achievement)
                 if notify, let id = record.id {

@@ -164,23 +164,15 @@ extension W8 {
             guard let key else {
                 let settings = try runtime.settings()
                 if output.json {
-                    return emit(.object(SettingKey.allCases.map { ($0.rawValue, json($0.value(in: settings))) }))
+                    return emit(.object(SettingKey.allCases.map { ($0.rawValue, JSON.setting($0.value(in: settings))) }))
                 }
                 for key in SettingKey.allCases { print("\(key.rawValue) = \(key.value(in: settings))") }
                 return
             }
             guard let setting = SettingKey(rawValue: key) else { throw W8CoreError.unknownSetting(key) }
             let settings = try value.map { try runtime.config.set(setting, to: $0) } ?? runtime.settings()
-            if output.json { return emit(.object([(key, json(setting.value(in: settings)))])) }
+            if output.json { return emit(.object([(key, JSON.setting(setting.value(in: settings)))])) }
             print(setting.value(in: settings))
-        }
-
-        func json(_ value: SettingValue) -> JSON {
-            switch value {
-            case .bool(let b): .bool(b)
-            case .integer(let i): .integer(Int64(i))
-            case .string(let s): .string(s)
-            }
         }
     }
 }

@@ -17,13 +17,13 @@ struct W8: ParsableCommand {
         abstract: "Track your weight and get desktop notifications at your goal's milestones.",
         discussion: """
             Data: $XDG_DATA_HOME/w8trackr/w8trackr.sqlite. Settings: $XDG_CONFIG_HOME/w8trackr/config.toml.
-            Exit codes: 0 success, 64 usage error, 65 bad data, 69 notification server or systemd unavailable, \
-            73 cannot create a file, 74 database error, 78 bad config file.
+            Exit codes: 0 success, 64 usage error, 65 bad data, 66 input file unreadable, \
+            69 notification server or systemd unavailable, 73 cannot create a file, 74 database error, 78 bad config file.
             """,
         version: version,
         subcommands: [
             Add.self, Goal.self, Status.self, Log.self, Edit.self, Remove.self, Milestones.self, Config.self, Summary.self,
-            Widget.self, Chart.self, Schedule.self, Daemon.self, Systemd.self, Doctor.self, NotifyTest.self,
+            Widget.self, Chart.self, Export.self, Import.self, Schedule.self, Daemon.self, Systemd.self, Doctor.self, NotifyTest.self,
         ]
     )
 

@@ -1,0 +1,127 @@
+import Foundation
+import GRDB
+import W8Core
+
+/// What an import did, or would have done in a dry run.
+public struct ImportResult: Sendable {
+    public var added: Int
+    /// Rows whose date and weight an entry already has.
+    public var present: Int
+    public var achievementsRestored: Int
+    /// Whether an added entry is dated today: logging today closes the weigh-in reminder.
+    public var addedToday: Bool
+    /// The one milestone evaluation at the end.
+    public var change: RecordedChange
+}
+
+/// Adds the rows of an import inside its transaction; an entry that is already there is not added again.
+public struct EntryImporter {
+    let db: Database
+    let createdAt: Date
+    let today: Date
+    public private(set) var added = 0
+    public private(set) var present = 0
+    public private(set) var addedToday = false
+
+    /// Two dates this close are the same moment: stored dates keep milliseconds, and a round trip through text
+    /// may move one by a rounding.
+    static let sameMoment: TimeInterval = 0.0015
+    /// Two weights this close, in kilograms, are the same weight: well under the 45 g of 0.1 lb.
+    static let sameWeight = 0.0005
+
+    /// Adds `entry` unless one with the same date and weight exists; true when it was added.
+    @discardableResult
+    public mutating func add(_ entry: WeightEntry) throws -> Bool {
+        let exists = try Bool.fetchOne(
+            db.cachedStatement(
+                sql: """
+                    SELECT EXISTS (SELECT 1 FROM entry WHERE date BETWEEN ? AND ?
+                      AND abs(CASE unit WHEN 'lb' THEN weight * \(WeightUnit.kilogramsPerPound) ELSE weight END - ?) < ?)
+                    """),
+            arguments: [
+                entry.date.addingTimeInterval(-Self.sameMoment), entry.date.addingTimeInterval(Self.sameMoment),
+                entry.weight.value(in: .kg), Self.sameWeight,
+            ]) ?? false
+        if exists {
+            present += 1
+            return false
+        }
+        try db.cachedStatement(
+            sql: "INSERT INTO entry (date, weight, unit, note, body_fat_percent, created_at) VALUES (?, ?, ?, ?, ?, ?)"
+        ).execute(arguments: [
+            entry.date, entry.weight.value, entry.weight.unit, entry.note, entry.bodyFatPercent, createdAt,
+        ])
+        added += 1
+        if entry.date >= today { addedToday = true }
+        return true
+    }
+}
+
+extension AppDatabase {
+    /// Imports entries in one transaction: `produce` adds them through the importer, then the milestones are
+    /// evaluated once against the current weight. If `produce` throws, nothing is written; in a dry run the
+    /// transaction is rolled back at the end, so the counts are exactly what a real import would give.
+    ///
+    /// `backup`, when given, restores a goal, its milestone state and the achievements first.
+    public func importEntries(
+        context: EvaluationContext, dryRun: Bool, restoring backup: JourneyBackup? = nil,
+        _ produce: (inout EntryImporter) throws -> Void
+    ) throws -> ImportResult {
+        try transaction(commit: !dryRun) { db in
+            let restored = try backup.map { try restore($0, db) } ?? 0
+            var importer = EntryImporter(
+                db: db, createdAt: context.now, today: context.calendar.startOfDay(for: context.now))
+            try produce(&importer)
+            let change = try evaluate(db, context: context, rearm: true, entry: nil, history: true)
+            return ImportResult(
+                added: importer.added, present: importer.present, achievementsRestored: restored,
+                addedToday: importer.addedToday, change: change)
+        }
+    }
+
+    /// Restores a backup's journey: its goal and milestone state replace the current ones; its achievements are
+    /// added unless already there. Returns how many achievements were added.
+    private func restore(_ backup: JourneyBackup, _ db: Database) throws -> Int {
+        if let goal = backup.goal {
+            try GoalRecord(goal).save(db)
+            try MilestoneStateRecord.deleteAll(db)
+            for type in backup.milestonesAchieved { try MilestoneStateRecord(type: type).save(db) }
+        }
+        var added = 0
+        for achievement in backup.achievements {
+            let col = AchievementRecord.Columns.self
+            let date = achievement.dateAchieved
+            let exists = try AchievementRecord.filter(
+                Column("type") == achievement.type
+                    && col.dateAchieved >= date.addingTimeInterval(-EntryImporter.sameMoment)
+                    && col.dateAchieved <= date.addingTimeInterval(EntryImporter.sameMoment)
+            ).fetchCount(db) > 0
+            if exists { continue }
+            var record = AchievementRecord(achievement)
+            record.id = nil
+            try record.insert(db)
+            added += 1
+        }
+        return added
+    }
+
+    /// Calls `body` with every entry, oldest first, reading them one at a time.
+    public func forEachEntry(_ body: (WeightEntry) throws -> Void) throws {
+        try readChecked { db in
+            let cursor = try EntryRecord.order(EntryRecord.Columns.date, EntryRecord.Columns.id).fetchCursor(db)
+            while let record = try cursor.next() { try body(record.entry) }
+        }
+    }
+
+    /// The goal, the milestone state and every achievement (oldest first), for a backup.
+    public func journeyBackup() throws -> JourneyBackup {
+        try readChecked { db in
+            JourneyBackup(
+                goal: try GoalRecord.fetchOne(db)?.goal,
+                milestonesAchieved: try MilestoneStateRecord.fetchAll(db).map(\.type).sorted(),
+                achievements: try AchievementRecord.order(
+                    AchievementRecord.Columns.dateAchieved, AchievementRecord.Columns.id
+                ).fetchAll(db).map(\.achievement))
+        }
+    }
+}

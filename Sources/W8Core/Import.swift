@@ -152,7 +152,9 @@ struct HeaderPrefix {
             start = end + 1
             line += 1
         }
-        return nil
+        // Only comments (a Libra export without entries): they are the header.
+        guard complete, !comments.isEmpty else { return nil }
+        (first, firstLine) = ("", 0)
     }
 }
 
@@ -204,12 +206,13 @@ struct ImportLayout: Sendable {
 
     static func isLibraHeader(_ line: String) -> Bool { line.lowercased().hasPrefix("date;weight;weight trend") }
 
-    /// `;` or a tab when the line has more of them than commas.
+    /// `;` when the line has at least as many as commas, a tab when it has more tabs, else a comma.
     static func separator(_ line: String) -> UInt8 {
         let commas = line.count { $0 == "," }
         let semicolons = line.count { $0 == ";" }
         let tabs = line.count { $0 == "\t" }
-        if semicolons > commas, semicolons >= tabs { return UInt8(ascii: ";") }
+        // `26.03.2024;82,5`: a decimal comma is no separator when semicolons are there too.
+        if semicolons > 0, semicolons >= commas, semicolons >= tabs { return UInt8(ascii: ";") }
         if tabs > commas { return UInt8(ascii: "\t") }
         return UInt8(ascii: ",")
     }
@@ -273,18 +276,25 @@ struct ImportLayout: Sendable {
                 let parts = comment.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
                 if parts.count == 2, parts[0].lowercased() == "units" { declaredUnit = try WeightInput.unit(parts[1]) }
             }
-            if let declaredUnit, let unit = options.unit, unit != declaredUnit {
-                throw W8CoreError.importUnitConflict(file: declaredUnit, option: unit)
-            }
         case .generic:
             if let (d, w) = ImportLayout.genericColumns(header) {
                 (date, weight) = (d, w)
+                // "Weight (kg)": the header says the unit.
+                let name = header[w]
+                if name.contains("kg") {
+                    declaredUnit = .kg
+                } else if name.contains("lb") {
+                    declaredUnit = .lb
+                }
             } else {
                 // No header: the first line is data, date then weight.
                 (date, weight, headerLine, columnCount) = (0, 1, nil, 2)
             }
         case .w8JSON:
             preconditionFailure("the JSON backup is not a delimited format")
+        }
+        if let declaredUnit, let unit = options.unit, unit != declaredUnit {
+            throw W8CoreError.importUnitConflict(file: declaredUnit, option: unit)
         }
     }
 

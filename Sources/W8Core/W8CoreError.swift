@@ -71,7 +71,7 @@ public enum W8CoreError: Error, LocalizedError, Equatable, Sendable {
         case .backupInvalid(let reason):
             "not a W8Trackr backup that can be restored: \(reason)"
         case .importUnitConflict(let file, let option):
-            "the file says its weights are in \(file.rawValue) (#Units) but --unit is \(option.rawValue)"
+            "the file says its weights are in \(file.rawValue) but --unit is \(option.rawValue)"
         }
     }
 }

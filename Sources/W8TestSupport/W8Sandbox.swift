@@ -96,12 +96,16 @@ public final class W8Sandbox: @unchecked Sendable {
 
 extension W8Sandbox {
     /// Runs another program (`faketime … w8 …`) with the sandbox's environment.
-    public static func running(_ sandbox: W8Sandbox, through command: [String], timeout: TimeInterval = 30) throws
-        -> W8Run
-    {
+    /// `environment` is added to the sandbox's.
+    public static func running(
+        _ sandbox: W8Sandbox, through command: [String], environment: [String: String] = [:],
+        timeout: TimeInterval = 30
+    ) throws -> W8Run {
         let executable = try requireExecutable(command[0], debianPackage: command[0])
         let start = Date()
-        let out = try runCommand(executable, Array(command.dropFirst()), environment: sandbox.environment, timeout: timeout)
+        let out = try runCommand(
+            executable, Array(command.dropFirst()), environment: sandbox.environment.merging(environment) { $1 },
+            timeout: timeout)
         return W8Run(status: out.status, stdout: out.stdout, stderr: out.stderr, seconds: Date().timeIntervalSince(start))
     }
 }

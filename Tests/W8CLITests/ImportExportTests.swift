@@ -1,0 +1,278 @@
+import Foundation
+import Testing
+import W8TestSupport
+
+/// `w8 export` and `w8 import`, run as built, on the fixture files of `Tests/Fixtures/import`.
+@Suite struct ImportExportTests {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/import")
+
+    static func fixture(_ name: String) -> String { fixtures.appendingPathComponent(name).path }
+
+    /// The database as SQL text: equal dumps mean nothing was written.
+    static func dump(_ w8: W8Sandbox) throws -> String {
+        let out = try W8Sandbox.running(w8, through: ["sqlite3", w8.databasePath, ".dump"])
+        #expect(out.status == 0, "\(out.stderr)")
+        return out.stdout
+    }
+
+    static func log(_ w8: W8Sandbox) throws -> [[String: Any]] {
+        try #require(try w8.json("log") as? [[String: Any]])
+    }
+
+    /// Runs `w8 ARGS < file` through the shell: standard input as a pipe would give it.
+    static func withInput(_ w8: W8Sandbox, _ file: String, _ arguments: String...) throws -> W8Run {
+        try W8Sandbox.running(
+            w8, through: ["sh", "-c", "exec \"$0\" \"$@\" < \"$W8_INPUT\"", w8.executable] + arguments,
+            environment: ["W8_INPUT": file])
+    }
+
+    // Each row: fixture, format name shown, rows, and the oldest entry as `w8 log --json` shows it (entered weight
+    // and unit, date in Europe/Berlin, note, body fat).
+    static let formats: [(String, String, Int, Double, String, String, String?, Double?)] = [
+        ("openscale-2.csv", "openScale CSV", 3, 81.3, "kg", "2021-04-18T11:51:00+02:00", nil, 23.4),
+        ("openscale-3.csv", "openScale CSV", 3, 82.4, "kg", "2024-03-24T07:31:00+01:00", nil, 24.0),
+        ("libra.csv", "Libra export", 3, 79.8, "kg", "2012-03-21T08:56:21+01:00", nil, nil),
+        ("trendweight.csv", "TrendWeight export", 4, 182.4, "lb", "2024-03-26T07:15:00+01:00", nil, 22.1),
+        ("generic.csv", "date,weight CSV", 3, 82.5, "lb", "2024-03-26T00:00:00+01:00", nil, nil),
+        ("generic-semicolon.csv", "date,weight CSV", 3, 82.5, "kg", "2024-03-26T00:00:00+01:00", nil, nil),
+    ]
+
+    @Test(arguments: formats)
+    func eachFormatIsDetectedImportedAndIdempotent(
+        row: (String, String, Int, Double, String, String, String?, Double?)
+    ) throws {
+        let (name, shown, count, weight, unit, date, note, fat) = row
+        let w8 = try W8Sandbox()
+        let first = try w8.run("import", Self.fixture(name))
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stderr.isEmpty, "\(first.stderr)")
+        #expect(first.stdout.contains("as \(shown) (detected from its first lines)."), "\(first.stdout)")
+        #expect(first.stdout.contains("Imported: \(count) added, 0 already present, 0 skipped."), "\(first.stdout)")
+        let log = try Self.log(w8)
+        #expect(log.count == count)
+        let oldest = try #require(log.last)
+        #expect(oldest["entered_weight"] as? Double == weight)
+        #expect(oldest["entered_unit"] as? String == unit)
+        #expect(oldest["date"] as? String == date)
+        #expect(oldest["note"] as? String == note)
+        #expect(oldest["body_fat_percent"] as? Double == fat)
+        let again = try w8.run("import", Self.fixture(name))
+        #expect(again.stdout.contains("Imported: 0 added, \(count) already present, 0 skipped."), "\(again.stdout)")
+        #expect(try Self.log(w8).count == count)
+    }
+
+    @Test func notesWithQuotesAndSeparatorsSurviveOpenScale() throws {
+        let w8 = try W8Sandbox()
+        try w8.run("import", Self.fixture("openscale-2.csv"))
+        let notes = try Self.log(w8).compactMap { $0["note"] as? String }
+        #expect(notes == ["after holiday, \"heavy\""])
+        let morning = try Self.log(try { let s = try W8Sandbox(); try s.run("import", Self.fixture("openscale-3.csv")); return s }())
+        #expect(morning.compactMap { $0["note"] as? String } == ["morning, before coffee"])
+        #expect(morning.map { $0["body_fat_percent"] is NSNull } == [false, true, false])  // 0 is "not measured"
+    }
+
+    // A bad row: each is named with its line and reason, and nothing at all is written.
+    @Test func aBadRowMeansNothingIsImported() throws {
+        let w8 = try W8Sandbox()
+        try w8.run("add", "180", "--date", "2026-11-01")
+        let before = try Self.dump(w8)
+        let file = Self.fixture("malformed.csv")
+        let result = try w8.run("import", file, "--unit", "kg")
+        #expect(result.status == 65)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderrLines == [
+            "w8: \(file):3: weight 'abc' is not a number; try 182.4 or 82,5kg",
+            "w8: \(file):4: date '2024-02-30' is not a date; use YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS] or ISO 8601 with an offset",
+            "w8: \(file):5: no weight",
+            "w8: \(file):6: date '2999-01-01' is in the future",
+            "w8: \(file):7: weight '19' is outside the range 20–700 kg",
+            "w8: nothing imported: 5 bad rows in \(file); fix them or give --skip-invalid",
+        ])
+        #expect(try Self.dump(w8) == before)
+    }
+
+    @Test func skipInvalidImportsTheRestAndListsTheSkipped() throws {
+        let w8 = try W8Sandbox()
+        let file = Self.fixture("malformed.csv")
+        let result = try w8.run("import", file, "--unit", "kg", "--skip-invalid", "--json")
+        #expect(result.status == 0)
+        let summary = try object(try result.json())
+        #expect(summary["added"] as? Int == 2)
+        #expect(summary["skipped"] as? Int == 5)
+        #expect(summary["skipped_lines"] as? [Int] == [3, 4, 5, 6, 7])
+        #expect(result.stderrLines.count == 5)
+        #expect(result.stderrLines.first == "w8: \(file):3: skipped: weight 'abc' is not a number; try 182.4 or 82,5kg")
+        #expect(try Self.log(w8).compactMap { $0["entered_weight"] as? Double } == [81.4, 82.5])
+    }
+
+    @Test func dryRunCountsButWritesNothing() throws {
+        let w8 = try W8Sandbox()
+        try w8.run("add", "81.3kg", "--date", "2021-04-18T11:51")
+        let before = try Self.dump(w8)
+        let result = try w8.run("import", "--dry-run", Self.fixture("openscale-2.csv"))
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("Dry run, nothing written: 2 to add, 1 already present, 0 skipped."), "\(result.stdout)")
+        #expect(try Self.dump(w8) == before)
+
+        // Without a database, a dry run does not create one.
+        let fresh = try W8Sandbox()
+        let dry = try fresh.run("import", "--dry-run", Self.fixture("libra.csv"))
+        #expect(dry.stdout.contains("3 to add"), "\(dry.stdout)")
+        #expect(!FileManager.default.fileExists(atPath: (fresh.databasePath as NSString).deletingLastPathComponent))
+    }
+
+    @Test func slashedDatesNeedADateFormat() throws {
+        let w8 = try W8Sandbox()
+        let refused = try w8.run("import", Self.fixture("generic-us.csv"))
+        #expect(refused.status == 65)
+        #expect(refused.stderrLines.first?.contains("date '03/26/2024' is ambiguous; give --date-format") == true)
+        let read = try w8.run("import", Self.fixture("generic-us.csv"), "--date-format", "MM/DD/YYYY", "--unit", "lb")
+        #expect(read.status == 0, "\(read.stderr)")
+        #expect(try Self.log(w8).compactMap { $0["date"] as? String } == [
+            "2024-03-27T00:00:00+01:00", "2024-03-26T00:00:00+01:00",
+        ])
+        let bad = try w8.run("import", Self.fixture("generic-us.csv"), "--date-format", "MM/DD")
+        #expect(bad.status == 64)
+        #expect(bad.stderr.contains("'MM/DD'"))
+    }
+
+    @Test func emptyAndHeaderOnlyFilesImportNothing() throws {
+        let w8 = try W8Sandbox()
+        for name in ["empty.csv", "header-only.csv"] {
+            let result = try w8.run("import", Self.fixture(name))
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout.contains("Imported: 0 added, 0 already present, 0 skipped."), "\(result.stdout)")
+        }
+        #expect(try w8.run("import", Self.fixture("empty.csv")).stdout.hasPrefix("Read \(Self.fixture("empty.csv")): it holds no rows."))
+    }
+
+    @Test func unreadableOrUnknownInputIsRefusedInOneLine() throws {
+        let w8 = try W8Sandbox()
+        let missing = try w8.run("import", "/nonexistent/weights.csv")
+        #expect(missing.status == 66)
+        #expect(missing.stderr == "w8: cannot read '/nonexistent/weights.csv': No such file or directory\n")
+        let unknown = w8.root.appendingPathComponent("other.csv").path
+        try "name,height\nann,170\n".write(toFile: unknown, atomically: true, encoding: .utf8)
+        let refused = try w8.run("import", unknown)
+        #expect(refused.status == 65)
+        #expect(refused.stderrLines.count == 1)
+        #expect(refused.stderr.contains("'name,height'"))
+        let conflict = try w8.run("import", Self.fixture("libra.csv"), "--unit", "lb")
+        #expect(conflict.status == 65)
+        #expect(conflict.stderr == "w8: the file says its weights are in kg but --unit is lb\n")
+        let written = FileManager.default.fileExists(atPath: w8.databasePath) ? try Self.log(w8).count : 0
+        #expect(written == 0)
+    }
+
+    // The CSV round trip: export, import into an empty database, export again: the same text.
+    @Test func csvRoundTripsThroughAnEmptyDatabase() throws {
+        let a = try W8Sandbox()
+        try a.run("add", "182.4", "--date", "2026-11-01T07:30")
+        try a.run("add", "82,55kg", "--date", "2026-11-02T07:31:05", "--note", "after run, \"fast\"\nline two", "--body-fat", "22.5")
+        try a.run("add", "181")  // now: a date with milliseconds
+        let file = a.root.appendingPathComponent("weights.csv").path
+        let wrote = try a.run("export", "--output", file)
+        #expect(wrote.status == 0)
+        #expect(wrote.stderr == "w8: wrote \(file)\n")
+        let attributes = try FileManager.default.attributesOfItem(atPath: file)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        let exported = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(exported.hasPrefix("id,date,weight,unit,note,body_fat_percent\n1,2026-11-01T07:30:00+01:00,182.4,lb,,\n"))
+        #expect(exported.contains("\n2,2026-11-02T07:31:05+01:00,82.55,kg,\"after run, \"\"fast\"\"\nline two\",22.5\n"))
+
+        let b = try W8Sandbox()
+        let imported = try Self.withInput(b, file, "import", "-")
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stdout.contains("Read standard input as W8Trackr CSV"))
+        #expect(imported.stdout.contains("Imported: 3 added, 0 already present, 0 skipped."))
+        #expect(try b.run("export").stdout == exported)
+
+        // `w8 export | w8 import -` into the same database adds nothing.
+        let piped = try W8Sandbox.running(a, through: ["sh", "-c", "\"$0\" export | \"$0\" import -", a.executable])
+        #expect(piped.stdout.contains("Imported: 0 added, 3 already present, 0 skipped."), "\(piped.stdout)\(piped.stderr)")
+    }
+
+    // The JSON backup restores entries, goal, milestones and settings.
+    @Test func jsonBackupRestoresEverything() throws {
+        let a = try W8Sandbox()
+        try a.run("config", "unit", "kg")
+        try a.run("config", "summary.day", "mon")
+        try a.run("add", "100", "--date", "2026-10-01")
+        try a.run("goal", "80", "--date", "2026-10-01T12:00")
+        try a.run("add", "94", "--date", "2026-10-10")  // 30%: 25% achieved
+        try a.run("add", "89", "--date", "2026-10-20", "--note", "half")  // 55%: 50% achieved
+        let file = a.root.appendingPathComponent("backup.json").path
+        #expect(try a.run("export", "--format", "json", "-o", file).status == 0)
+        let backup = try object(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file))))
+        #expect(backup["format"] as? String == "w8trackr-backup")
+        #expect((backup["entries"] as? [Any])?.count == 3)
+        #expect(backup["milestones_achieved"] as? [String] == ["25", "50"])
+
+        let b = try W8Sandbox()
+        let restored = try b.run("import", file)
+        #expect(restored.status == 0, "\(restored.stderr)")
+        #expect(restored.stdout.contains("as W8Trackr JSON backup"))
+        #expect(restored.stdout.contains("3 added, 0 already present, 0 skipped, 2 achievements restored, 2 settings restored"),
+            "\(restored.stdout)")
+        for command in ["config", "goal", "milestones", "log", "status"] {
+            let left = try a.run(command, "--json").stdout
+            let right = try b.run(command, "--json").stdout
+            #expect(left == right, "\(command)")
+        }
+        let again = try b.run("export", "--format", "json").stdout.split(separator: "\n").filter { !$0.contains("exported_at") }
+        let original = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n").filter { !$0.contains("exported_at") }
+        #expect(again == original)
+        // Restoring again changes nothing.
+        let twice = try b.run("import", file)
+        #expect(twice.stdout.contains("Imported: 0 added, 3 already present, 0 skipped."), "\(twice.stdout)")
+    }
+
+    @Test func withTrendAddsTheTrendWeight() throws {
+        let w8 = try W8Sandbox()
+        try w8.run("import", Self.fixture("trendweight.csv"))
+        let clock = ["faketime", "-f", "2024-03-29 12:00:00", w8.executable]
+        let csv = try W8Sandbox.running(w8, through: clock + ["export", "--with-trend"]).stdout
+        let lines = csv.split(separator: "\n")
+        #expect(lines.first == "id,date,weight,unit,note,body_fat_percent,trend_weight,trend_unit")
+        #expect(lines[1].hasSuffix(",182.4,lb"))  // the first trend is the first weight
+        let status = try object(try W8Sandbox.running(w8, through: clock + ["status", "--json"]).json())
+        let trend = try #require(status["trend_weight"] as? Double)
+        #expect(lines.last?.hasSuffix(",\(trend),lb") == true, "\(csv) \(trend)")
+    }
+}
+
+/// History brought in by an import does not set off a storm of notifications: through dunst, under a frozen clock.
+@Suite(.serialized) struct ImportNotificationTests {
+    static let now = "2026-11-21 12:00:00"
+
+    @Test func historyIsRecordedQuietlyAndTodayNotifiesOnce() throws {
+        let dunst = try DunstSession()
+        defer { dunst.stop() }
+        let w8 = try W8Sandbox(bus: dunst.bus)
+        let clock = ["faketime", "-f", Self.now, w8.executable]
+        try W8Sandbox.running(w8, through: clock + ["add", "200", "--date", "2026-10-01T07:00"])
+        try W8Sandbox.running(w8, through: clock + ["goal", "160", "--date", "2026-10-01T12:00"])
+        let history = w8.root.appendingPathComponent("history.csv").path
+        try "date,weight\n2026-10-05,190\n2026-10-10,180\n2026-10-15,170\n".write(
+            toFile: history, atomically: true, encoding: .utf8)
+        let quiet = try W8Sandbox.running(w8, through: clock + ["import", history, "--unit", "lb", "--json"])
+        #expect(quiet.status == 0, "\(quiet.stderr)")
+        #expect(quiet.stderr.isEmpty, "\(quiet.stderr)")
+        let summary = try object(try quiet.json())
+        #expect(summary["achieved"] as? [String] == ["25", "50", "75"])
+        #expect(summary["notified"] is NSNull)
+        let milestones = try #require(try w8.json("milestones") as? [[String: Any]])
+        #expect(milestones.allSatisfy { $0["notification_sent"] as? Bool == false })
+        #expect(Set(milestones.compactMap { $0["date_achieved"] as? String }) == ["2026-10-15T00:00:00+02:00"])
+
+        let today = w8.root.appendingPathComponent("today.csv").path
+        try "date,weight\n2026-11-20T07:00,163\n2026-11-21T07:00,159\n".write(
+            toFile: today, atomically: true, encoding: .utf8)
+        let loud = try W8Sandbox.running(w8, through: clock + ["import", today, "--unit", "lb", "--json"])
+        #expect(loud.status == 0, "\(loud.stderr)")
+        #expect(try object(try loud.json())["notified"] as? String == "100")
+        let shown = try dunst.history()
+        #expect(shown.map(\.summary) == ["Goal achieved! You reached 160.0 lb"])
+    }
+}

@@ -136,9 +136,12 @@ public struct CSVReader: Sendable {
     }
 
     private mutating func endField() {
-        var text = String(decoding: field, as: UTF8.self)
-        if !fieldWasQuoted { text = text.trimmingCharacters(in: .whitespaces) }
-        fields.append(text)
+        var bytes = field[...]
+        if !fieldWasQuoted {
+            while let b = bytes.first, b == 32 || b == 9 { bytes.removeFirst() }
+            while let b = bytes.last, b == 32 || b == 9 { bytes.removeLast() }
+        }
+        fields.append(bytes.count == field.count ? String(decoding: field, as: UTF8.self) : String(decoding: Array(bytes), as: UTF8.self))
         field = []
         fieldWasQuoted = false
         quoteClosed = false

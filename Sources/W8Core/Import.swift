@@ -197,7 +197,7 @@ struct ImportLayout: Sendable {
         if genericColumns(header) != nil { return .generic }
         // No header: a first line of date and weight is generic data.
         if raw.count >= 2, (try? ImportDates.parse(raw[0], pattern: options.datePattern, options: options)) != nil
-            || raw[0].wholeMatch(of: #/\d{1,2}/\d{1,2}/\d{2,4}.*/#) != nil
+            || ImportDates.isSlashed(raw[0])
         {
             return .generic
         }
@@ -399,23 +399,39 @@ public enum ImportDates {
     static let dotted = try! DatePattern("DD.MM.YYYY")
 
     public static func parse(_ text: String, pattern: DatePattern?, options: ImportOptions) throws -> Date {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingBlanks()
         if let pattern {
             if let date = try parse(trimmed, pattern: pattern, original: text, options: options) { return date }
             throw W8CoreError.dateNotInPattern(text, pattern.text)
         }
         if let date = try parse(trimmed, pattern: dotted, original: text, options: options) { return date }
-        if trimmed.wholeMatch(of: #/\d{1,2}/\d{1,2}/\d{2,4}.*/#) != nil { throw W8CoreError.dateAmbiguous(text) }
+        if isSlashed(trimmed) { throw W8CoreError.dateAmbiguous(text) }
         return try DateInput.parse(trimmed, now: options.now, calendar: options.calendar)
+    }
+
+    /// `03/26/2024` or `3/4/24`: a date whose order cannot be told without `--date-format`.
+    static func isSlashed(_ text: String) -> Bool {
+        var s = TextScanner(text)
+        return s.digits(min: 1, max: 2) != nil && s.take("/") && s.digits(min: 1, max: 2) != nil && s.take("/")
+            && s.digits(min: 2, max: 4) != nil
+    }
+
+    /// `7:05`, `07:05:30` or `07:05:30.250`.
+    static func isTime(_ text: String) -> Bool {
+        var s = TextScanner(text)
+        guard s.digits(min: 1, max: 2) != nil, s.take(":"), s.digits(min: 2, max: 2) != nil else { return false }
+        if s.take(":") {
+            guard s.digits(min: 2, max: 2) != nil else { return false }
+            if s.take("."), s.digits(min: 1, max: 9) == nil { return false }
+        }
+        return s.atEnd
     }
 
     /// nil when the text does not fit the pattern; an error when it fits but is no date.
     static func parse(_ text: String, pattern: DatePattern, original: String, options: ImportOptions) throws -> Date? {
         guard let m = pattern.match(Substring(text)) else { return nil }
-        let time = m.rest.trimmingCharacters(in: .whitespaces)
-        guard time.isEmpty || time.wholeMatch(of: #/\d{1,2}:\d{2}(:\d{2}(\.\d{1,9})?)?/#) != nil else {
-            throw W8CoreError.dateInvalid(original)
-        }
+        let time = m.rest.trimmingBlanks()
+        guard time.isEmpty || isTime(time) else { throw W8CoreError.dateInvalid(original) }
         var hourMinute = time
         if let colon = time.firstIndex(of: ":"), time.distance(from: time.startIndex, to: colon) == 1 {
             hourMinute = "0" + time

@@ -14,25 +14,33 @@ public enum WeightInput {
     ///
     /// Only plain decimal numbers are accepted: no sign, exponent, hex, `nan` or `inf`.
     public static func weight(_ text: String, unit: WeightUnit?, defaultUnit: WeightUnit) throws -> Weight {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        guard let match = trimmed.wholeMatch(of: #/([0-9]+(?:[.,][0-9]+)?)\s*([A-Za-z]*)/#) else {
-            if trimmed.hasPrefix("-"), trimmed.dropFirst().wholeMatch(of: #/[0-9]+(?:[.,][0-9]+)?\s*[A-Za-z]*/#) != nil {
+        let trimmed = text.trimmingBlanks()
+        guard let (number, suffix) = numberAndLetters(trimmed) else {
+            if trimmed.hasPrefix("-"), numberAndLetters(trimmed.dropFirst()) != nil {
                 throw W8CoreError.weightNotPositive(text)
             }
             throw W8CoreError.weightNotANumber(text)
         }
-        guard let value = Double(match.1.replacingOccurrences(of: ",", with: ".")), value.isFinite else {
-            throw W8CoreError.weightNotANumber(text)
-        }
+        let value = number
+        guard value.isFinite else { throw W8CoreError.weightNotANumber(text) }
         var resolved = unit ?? defaultUnit
-        if !match.2.isEmpty {
-            let suffix = try WeightInput.unit(String(match.2))
+        if !suffix.isEmpty {
+            let suffix = try WeightInput.unit(suffix)
             if let unit, unit != suffix { throw W8CoreError.conflictingUnits(text, unit) }
             resolved = suffix
         }
         guard value > 0 else { throw W8CoreError.weightNotPositive(text) }
         guard resolved.plausibleRange.contains(value) else { throw W8CoreError.weightOutOfRange(text, resolved) }
         return Weight(value, resolved)
+    }
+
+    /// `82,5 kg` as `82.5` and `kg`: a plain decimal number, blanks, then letters only.
+    static func numberAndLetters(_ text: some StringProtocol) -> (Double, String)? {
+        var scanner = TextScanner(text)
+        guard let number = scanner.decimal() else { return nil }
+        scanner.skipBlanks()
+        guard scanner.restIsLetters else { return nil }
+        return (number, scanner.rest)
     }
 
     /// Parses a unit name: `lb`, `lbs`, `kg`, in any case.
@@ -46,11 +54,14 @@ public enum WeightInput {
 
     /// Parses a body-fat percentage such as `22.5`, `22,5` or `22.5%`, from 2 to 75.
     public static func bodyFat(_ text: String) throws -> Double {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        guard let match = trimmed.wholeMatch(of: #/([0-9]+(?:[.,][0-9]+)?)\s*%?/#),
-            let value = Double(match.1.replacingOccurrences(of: ",", with: ".")),
-            bodyFatRange.contains(value)
-        else { throw W8CoreError.bodyFatInvalid(text) }
+        let trimmed = text.trimmingBlanks()
+        var scanner = TextScanner(trimmed)
+        let number = scanner.decimal()
+        scanner.skipBlanks()
+        _ = scanner.take("%")
+        guard scanner.atEnd, let value = number, bodyFatRange.contains(value) else {
+            throw W8CoreError.bodyFatInvalid(text)
+        }
         return value
     }
 
@@ -77,21 +88,18 @@ public enum DateInput {
     public static let futureTolerance: TimeInterval = 5 * 60
 
     public static func parse(_ text: String, now: Date, calendar: Calendar) throws -> Date {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        let pattern = #/(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|z|[+-]\d{2}:?\d{2})?)?/#
-        guard let m = trimmed.wholeMatch(of: pattern) else { throw W8CoreError.dateInvalid(text) }
+        let trimmed = text.trimmingBlanks()
+        guard let fields = DateInput.fields(trimmed) else { throw W8CoreError.dateInvalid(text) }
         var parts = DateComponents()
-        parts.year = Int(m.1)
-        parts.month = Int(m.2)
-        parts.day = Int(m.3)
-        parts.hour = m.4.flatMap { Int($0) } ?? 0
-        parts.minute = m.5.flatMap { Int($0) } ?? 0
-        parts.second = m.6.flatMap { Int($0) } ?? 0
+        parts.year = fields.year
+        parts.month = fields.month
+        parts.day = fields.day
+        parts.hour = fields.hour
+        parts.minute = fields.minute
+        parts.second = fields.second
         var calendar = calendar
-        if let offset = m.8 {
-            guard let seconds = offsetSeconds(String(offset)), let zone = TimeZone(secondsFromGMT: seconds) else {
-                throw W8CoreError.dateInvalid(text)
-            }
+        if let seconds = fields.offset {
+            guard let zone = TimeZone(secondsFromGMT: seconds) else { throw W8CoreError.dateInvalid(text) }
             calendar.timeZone = zone
         }
         // Calendar would roll 2025-02-30 over into March: a date must come back as it went in.
@@ -100,22 +108,53 @@ public enum DateInput {
                 == DateComponents(year: parts.year, month: parts.month, day: parts.day)
         else { throw W8CoreError.dateInvalid(text) }
         var result = date
-        if let fraction = m.7 { result += Double("0." + fraction) ?? 0 }
+        result += fields.fraction
         guard result.timeIntervalSince(now) <= futureTolerance else { throw W8CoreError.dateInFuture(text) }
         return result
     }
 
+    /// `YYYY-MM-DD[(T| )HH:MM[:SS[.fraction]][Z|±HH[:]MM]]`, read into numbers; nil when the text is not that.
+    static func fields(_ text: String) -> (
+        year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, fraction: Double, offset: Int?
+    )? {
+        var s = TextScanner(text)
+        guard let year = s.digits(min: 4, max: 4), s.take("-"), let month = s.digits(min: 2, max: 2), s.take("-"),
+            let day = s.digits(min: 2, max: 2)
+        else { return nil }
+        var (hour, minute, second, fraction, offset) = (0, 0, 0, 0.0, Int?.none)
+        if !s.atEnd {
+            guard s.take(anyOf: "T ") != nil, let h = s.digits(min: 2, max: 2), s.take(":"),
+                let m = s.digits(min: 2, max: 2)
+            else { return nil }
+            (hour, minute) = (h.value, m.value)
+            if s.take(":") {
+                guard let sec = s.digits(min: 2, max: 2) else { return nil }
+                second = sec.value
+                if s.take(".") {
+                    guard let f = s.digits(min: 1, max: 9) else { return nil }
+                    fraction = Double(f.value) / pow(10, Double(f.count))
+                }
+            }
+            if !s.atEnd {
+                guard let seconds = offsetSeconds(s.rest) else { return nil }
+                offset = seconds
+                s = TextScanner("")
+            }
+        }
+        guard s.atEnd else { return nil }
+        return (year.value, month.value, day.value, hour, minute, second, fraction, offset)
+    }
+
+    /// `Z`, `+01:00` or `-0530` as seconds east of UTC.
     static func offsetSeconds(_ text: String) -> Int? {
         if text == "Z" || text == "z" { return 0 }
-        let sign = text.hasPrefix("-") ? -1 : 1
-        let digits = text.dropFirst().replacingOccurrences(of: ":", with: "")
-        guard digits.count == 4, let hh = Int(digits.prefix(2)), let mm = Int(digits.suffix(2)), hh < 24, mm < 60 else {
-            return nil
-        }
-        return sign * (hh * 3600 + mm * 60)
+        var s = TextScanner(text)
+        guard let sign = s.take(anyOf: "+-"), let hh = s.digits(min: 2, max: 2) else { return nil }
+        _ = s.take(":")
+        guard let mm = s.digits(min: 2, max: 2), s.atEnd, hh.value < 24, mm.value < 60 else { return nil }
+        return (sign == UInt8(ascii: "-") ? -1 : 1) * (hh.value * 3600 + mm.value * 60)
     }
 }
-
 /// Formats dates for JSON and people: ISO 8601 with the offset of the given time zone.
 public struct DateFormatting: Sendable {
     public let timeZone: TimeZone

@@ -17,7 +17,8 @@ public struct ImportResult: Sendable {
 /// Adds the rows of an import inside its transaction; an entry that is already there is not added again.
 public struct EntryImporter {
     let db: Database
-    let createdAt: Date
+    /// Every row of one import is created at the same moment.
+    let createdAt: String
     let today: Date
     public private(set) var added = 0
     public private(set) var present = 0
@@ -39,8 +40,9 @@ public struct EntryImporter {
                       AND abs(CASE unit WHEN 'lb' THEN weight * \(WeightUnit.kilogramsPerPound) ELSE weight END - ?) < ?)
                     """),
             arguments: [
-                entry.date.addingTimeInterval(-Self.sameMoment), entry.date.addingTimeInterval(Self.sameMoment),
-                entry.weight.value(in: .kg), Self.sameWeight,
+                StorageDate.text(entry.date.addingTimeInterval(-Self.sameMoment)),
+                StorageDate.text(entry.date.addingTimeInterval(Self.sameMoment)), entry.weight.value(in: .kg),
+                Self.sameWeight,
             ]) ?? false
         if exists {
             present += 1
@@ -49,7 +51,8 @@ public struct EntryImporter {
         try db.cachedStatement(
             sql: "INSERT INTO entry (date, weight, unit, note, body_fat_percent, created_at) VALUES (?, ?, ?, ?, ?, ?)"
         ).execute(arguments: [
-            entry.date, entry.weight.value, entry.weight.unit, entry.note, entry.bodyFatPercent, createdAt,
+            StorageDate.text(entry.date), entry.weight.value, entry.weight.unit, entry.note, entry.bodyFatPercent,
+            createdAt,
         ])
         added += 1
         if entry.date >= today { addedToday = true }
@@ -70,7 +73,7 @@ extension AppDatabase {
         try transaction(commit: !dryRun) { db in
             let restored = try backup.map { try restore($0, db) } ?? 0
             var importer = EntryImporter(
-                db: db, createdAt: context.now, today: context.calendar.startOfDay(for: context.now))
+                db: db, createdAt: StorageDate.text(context.now), today: context.calendar.startOfDay(for: context.now))
             try produce(&importer)
             let change = try evaluate(db, context: context, rearm: true, entry: nil, history: true)
             return ImportResult(
@@ -123,5 +126,34 @@ extension AppDatabase {
                     AchievementRecord.Columns.dateAchieved, AchievementRecord.Columns.id
                 ).fetchAll(db).map(\.achievement))
         }
+    }
+}
+
+/// Dates as GRDB stores them, `yyyy-MM-dd HH:mm:ss.SSS` in UTC, computed with integer arithmetic: GRDB's own
+/// conversion goes through a DateFormatter, which costs more than the rest of an imported row.
+enum StorageDate {
+    /// What GRDB itself stores for `date`: what `text(_:)` must equal.
+    static func grdbText(_ date: Date) -> String? { String.fromDatabaseValue(date.databaseValue) }
+
+    static func text(_ date: Date) -> String {
+        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
+        var days = milliseconds >= 0 ? milliseconds / 86_400_000 : (milliseconds - 86_399_999) / 86_400_000
+        let inDay = milliseconds - days * 86_400_000
+        // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+        days += 719_468
+        let era = (days >= 0 ? days : days - 146_096) / 146_097
+        let dayOfEra = days - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        func pad(_ n: Int64, _ width: Int) -> String {
+            let s = String(n)
+            return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
+        }
+        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2)) \(pad(inDay / 3_600_000, 2)):"
+            + "\(pad(inDay / 60_000 % 60, 2)):\(pad(inDay / 1000 % 60, 2)).\(pad(inDay % 1000, 3))"
     }
 }

@@ -1,0 +1,25 @@
+import Foundation
+import Testing
+
+@testable import W8Store
+
+@Suite struct StorageDateTests {
+    // Imported rows are written with StorageDate, rows added one by one with GRDB's own conversion: the two must
+    // agree, or ordering by date and "same date" look-ups would mix two spellings.
+    @Test func agreesWithGRDBsStorageFormat() throws {
+        var generator = SystemRandomNumberGenerator()
+        var dates = [
+            Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: -1), Date(timeIntervalSince1970: 951_782_400),
+            Date(timeIntervalSince1970: 4_107_542_399.999), Date(timeIntervalSince1970: 1_709_251_199.5),
+        ]
+        for _ in 0..<2000 {
+            let ms = Int64.random(in: -2_208_988_800_000...4_102_444_800_000, using: &generator)
+            dates.append(Date(timeIntervalSince1970: Double(ms) / 1000))
+            // And a moment between milliseconds, as Date() gives.
+            dates.append(Date(timeIntervalSince1970: Double(ms) / 1000 + Double.random(in: 0..<0.001, using: &generator)))
+        }
+        for date in dates {
+            #expect(StorageDate.text(date) == StorageDate.grdbText(date), "\(date.timeIntervalSince1970)")
+        }
+    }
+}

@@ -228,6 +228,37 @@ import W8TestSupport
         #expect(twice.stdout.contains("Imported: 0 added, 3 already present, 0 skipped."), "\(twice.stdout)")
     }
 
+    // An import killed in the middle of its transaction (blocked reading a pipe) leaves the database as it was.
+    @Test func aKilledImportWritesNothing() throws {
+        let w8 = try W8Sandbox()
+        try w8.run("add", "180", "--date", "2026-11-01")
+        let rows = w8.root.appendingPathComponent("rows.csv").path
+        var text = "date,weight\n"
+        for minute in 0..<20_000 {  // a minute apart over two weeks of January 2020
+            text += String(format: "2020-01-%02dT%02d:%02d,80.5\n", minute / 1440 + 1, minute / 60 % 24, minute % 60)
+        }
+        try text.write(toFile: rows, atomically: true, encoding: .utf8)
+        let script = """
+            mkfifo "$W8_INPUT.fifo"
+            "$0" import - --unit kg < "$W8_INPUT.fifo" >/dev/null 2>&1 &
+            w8=$!
+            exec 3>"$W8_INPUT.fifo"  # held open: once the rows are read, w8 waits for more inside its transaction
+            cat "$W8_INPUT" >&3
+            sleep 2
+            kill -KILL $w8
+            wait $w8
+            echo "status=$?"
+            exit 0
+            """
+        let killed = try W8Sandbox.running(w8, through: ["bash", "-c", script, w8.executable], environment: ["W8_INPUT": rows])
+        #expect(killed.stdout == "status=137\n", "\(killed.stdout)\(killed.stderr)")
+        #expect(try Self.log(w8).count == 1)
+        let check = try W8Sandbox.running(w8, through: ["sqlite3", w8.databasePath, "PRAGMA integrity_check"])
+        #expect(check.stdout == "ok\n")
+        let again = try w8.run("import", rows, "--unit", "kg")
+        #expect(again.stdout.contains("Imported: 20000 added, 0 already present"), "\(again.stdout)\(again.stderr)")
+    }
+
     @Test func withTrendAddsTheTrendWeight() throws {
         let w8 = try W8Sandbox()
         try w8.run("import", Self.fixture("trendweight.csv"))

@@ -110,6 +110,7 @@ bench: deps
 	./bench/run.sh .build/release/w8
 	./bench/notify.sh .build/release/w8
 	./bench/idle.sh .build/release/w8
+	./bench/import.sh .build/release/w8
 
 clean:
 	rm -rf .build $(PKG_SCRATCH) .build-rpm artifacts

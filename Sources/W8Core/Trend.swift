@@ -62,15 +62,16 @@ public struct TrendAnalysis: Sendable, Equatable {
     public static func smoothing(days: Double) -> Double { 1 - exp(-days / tau) }
 
     static func points(entries: [WeightEntry], unit: WeightUnit, calendar: Calendar) -> [TrendPoint] {
-        var earliest: [DateComponents: WeightEntry] = [:]
-        for entry in entries {
-            let day = calendar.dateComponents([.era, .year, .month, .day], from: entry.date)
-            if let kept = earliest[day], (kept.date, kept.id ?? .max) <= (entry.date, entry.id ?? .max) { continue }
-            earliest[day] = entry
-        }
-        let days = earliest.values.sorted { ($0.date, $0.id ?? .max) < ($1.date, $1.id ?? .max) }
+        let sorted = entries.sorted { ($0.date, $0.id ?? .max) < ($1.date, $1.id ?? .max) }
         var smoother = TrendSmoother()
-        return days.map { smoother.add(date: $0.date, weight: $0.weight.value(in: unit)) }
+        var points: [TrendPoint] = []
+        // In date order the first entry of a day is its earliest; the calendar is asked once a day, not per entry.
+        var dayEnd = Date.distantPast
+        for entry in sorted where entry.date >= dayEnd {
+            dayEnd = calendar.dateInterval(of: .day, for: entry.date)?.end ?? entry.date
+            points.append(smoother.add(date: entry.date, weight: entry.weight.value(in: unit)))
+        }
+        return points
     }
 
     static func weeklyRate(points: [TrendPoint], entries: [WeightEntry], now: Date) -> Double? {

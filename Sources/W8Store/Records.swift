@@ -23,6 +23,18 @@ struct EntryRecord: Codable, FetchableRecord, MutablePersistableRecord {
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 
+    /// Reads the columns by name: the Codable path converts every column name from snake case on every row,
+    /// which made reading a year of entries for the trend cost most of `w8 status`.
+    init(row: Row) throws {
+        id = row["id"]
+        date = row["date"]
+        weight = row["weight"]
+        unit = row["unit"]
+        note = row["note"]
+        bodyFatPercent = row["body_fat_percent"]
+        createdAt = row["created_at"]
+    }
+
     init(_ entry: WeightEntry, createdAt: Date) {
         id = entry.id
         date = entry.date

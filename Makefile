@@ -104,7 +104,7 @@ test: deps
 packaging-test: deb
 	./Tests/packaging/run.sh artifacts
 
-# Ratios against peers measured in the same run (see bench/README.md).
+# Ratios against peers measured in the same run (each script's header says what it measures).
 bench: deps
 	$(SWIFT) build -c release --product w8
 	./bench/run.sh .build/release/w8

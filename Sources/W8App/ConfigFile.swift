@@ -79,17 +79,8 @@ public struct ConfigFile: Sendable {
         } catch {
             throw AppError.config(path: directory, message: "cannot be created: \(error.localizedDescription)")
         }
-        let temporary = path + ".tmp-\(getpid())"
-        let fd = open(temporary, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw AppError.config(path: temporary, message: String(cString: strerror(errno))) }
-        let bytes = Array(text.utf8)
-        let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-        let synced = fsync(fd)
-        close(fd)
-        guard written == bytes.count, synced == 0, rename(temporary, path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary)
-            throw AppError.config(path: path, message: "cannot be written: \(reason)")
-        }
+        let output = try TextOutput.replacing(path) { [path] in .config(path: path, message: "cannot be written: \($0)") }
+        try output.write(text)
+        try output.commit()
     }
 }

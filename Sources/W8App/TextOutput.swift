@@ -14,26 +14,33 @@ public final class TextOutput {
     private let fd: Int32
     /// The file asked for and the temporary file being written, or nil for standard output.
     private let target: (path: String, temporary: String)?
+    /// The error for a failure, from its reason (`strerror`).
+    private let failure: (String) -> AppError
     private var buffer: [UInt8] = []
     private var committed = false
     static let chunk = 64 * 1024
 
-    public static func standardOutput() -> TextOutput { TextOutput(fd: STDOUT_FILENO, target: nil) }
-
-    /// Starts writing `path`; it is replaced only when `commit()` succeeds.
-    public static func replacing(_ path: String) throws -> TextOutput {
-        var template = Array(((path as NSString).deletingLastPathComponent.nonEmpty ?? ".") .utf8CString)
-        template.removeLast()
-        template += Array("/.w8-export-XXXXXX".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw AppError.cannotWrite("cannot write '\(path)': \(String(cString: strerror(errno)))") }
-        let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        return TextOutput(fd: fd, target: (path, temporary))
+    public static func standardOutput() -> TextOutput {
+        TextOutput(fd: STDOUT_FILENO, target: nil) { .cannotWrite("cannot write to standard output: \($0)") }
     }
 
-    private init(fd: Int32, target: (path: String, temporary: String)?) {
+    /// Starts writing `path`; it is replaced only when `commit()` succeeds. Failures are `cannotWrite` errors
+    /// naming the path, unless `failure` makes them something else.
+    public static func replacing(_ path: String, failure: ((String) -> AppError)? = nil) throws -> TextOutput {
+        let failure = failure ?? { .cannotWrite("cannot write '\(path)': \($0)") }
+        let directory = (path as NSString).deletingLastPathComponent
+        let name = (path as NSString).lastPathComponent
+        var template = Array("\(directory.isEmpty ? "." : directory)/.\(name).XXXXXX".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw failure(String(cString: strerror(errno))) }
+        let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        return TextOutput(fd: fd, target: (path, temporary), failure: failure)
+    }
+
+    private init(fd: Int32, target: (path: String, temporary: String)?, failure: @escaping (String) -> AppError) {
         self.fd = fd
         self.target = target
+        self.failure = failure
     }
 
     deinit {
@@ -53,7 +60,7 @@ public final class TextOutput {
         while offset < buffer.count {
             let n = buffer[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
             if n < 0, errno == EINTR { continue }
-            guard n > 0 else { throw failure() }
+            guard n > 0 else { throw lastError() }
             offset += n
         }
         buffer.removeAll(keepingCapacity: true)
@@ -63,23 +70,17 @@ public final class TextOutput {
     public func commit() throws {
         try flush()
         guard let target else { return }
-        guard fsync(fd) == 0 else { throw failure() }
+        guard fsync(fd) == 0 else { throw lastError() }
         close(fd)
         committed = true
         guard rename(target.temporary, target.path) == 0 else {
-            let error = failure()
+            let error = lastError()
             unlink(target.temporary)
             throw error
         }
     }
 
-    private func failure() -> AppError {
-        AppError.cannotWrite("cannot write '\(target?.path ?? "standard output")': \(String(cString: strerror(errno)))")
-    }
-}
-
-extension String {
-    var nonEmpty: String? { isEmpty ? nil : self }
+    private func lastError() -> AppError { failure(String(cString: strerror(errno))) }
 }
 
 /// The bytes of a file or of standard input (`-`), a chunk at a time.

@@ -48,7 +48,7 @@ extension W8 {
             let runtime = Runtime()
             let settings = try runtime.settings()
             let database = try runtime.database()
-            let out = try output.map(TextOutput.replacing) ?? TextOutput.standardOutput()
+            let out = try output.map { try TextOutput.replacing($0) } ?? TextOutput.standardOutput()
             let writer = EntryWriter(
                 format: format, unit: settings.unit, dates: runtime.dates, calendar: runtime.calendar,
                 withTrend: withTrend)

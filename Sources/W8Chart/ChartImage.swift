@@ -14,6 +14,22 @@ public enum ChartImageFormat: String, Sendable, CaseIterable {
     }
 }
 
+/// What a chart image is drawn for.
+public enum ChartStyle: Sendable {
+    /// `w8 chart --output`: axes, dates, weights, a legend and a title.
+    case full
+    /// A notification's image, read at 48–128 px: thick strokes and no text.
+    case sparkline
+
+    /// The sizes cairo can draw in this style; a full chart needs room for its axes and labels.
+    var sizes: ClosedRange<Int> {
+        switch self {
+        case .full: 200...16_384
+        case .sparkline: 32...1_024
+        }
+    }
+}
+
 /// The weight chart as an image: weigh-ins as dots, the trend as a line, the goal as a dashed line.
 public struct ChartImage: Sendable {
     /// The days to draw, in the preferred unit.
@@ -27,10 +43,11 @@ public struct ChartImage: Sendable {
     public var width: Int
     public var height: Int
     public var title: String?
+    public var style: ChartStyle
 
     public init(
         points: [TrendPoint], goal: Double?, unit: WeightUnit, timeZone: TimeZone,
-        width: Int = 800, height: Int = 400, title: String? = nil
+        width: Int = 800, height: Int = 400, title: String? = nil, style: ChartStyle = .full
     ) {
         self.points = points
         self.goal = goal
@@ -39,26 +56,29 @@ public struct ChartImage: Sendable {
         self.width = width
         self.height = height
         self.title = title
+        self.style = style
     }
-
-    /// The sizes cairo can draw, and the smallest that leaves room for axes and labels.
-    static let sizes = 200...16_384
 
     /// Writes the chart to `path` atomically: it renders into a new file with mode 0600 in the same directory, then
     /// renames it over `path`. A reader sees the old file or the whole new one, never a part; on failure `path` is
     /// left as it was and the temporary file is removed.
     public func write(to path: String, format: ChartImageFormat) throws {
-        guard Self.sizes.contains(width), Self.sizes.contains(height) else {
+        let sizes = style.sizes
+        guard sizes.contains(width), sizes.contains(height) else {
             throw ChartImageError(
                 path: path,
                 reason: "the size \(width)×\(height) is not drawable; width and height must be "
-                    + "\(Self.sizes.lowerBound)–\(Self.sizes.upperBound) pixels")
+                    + "\(sizes.lowerBound)–\(sizes.upperBound) pixels")
         }
-        let drawing = ChartDrawing(chart: self)
+        let draw: @Sendable (CairoCanvas) -> Void =
+            switch style {
+            case .full: ChartDrawing(chart: self).draw
+            case .sparkline: SparklineDrawing(chart: self).draw
+            }
         try AtomicFile.write(to: path) { sink in
             switch format {
-            case .png: try CairoRendering.png(width: width, height: height, to: sink, draw: drawing.draw)
-            case .svg: try CairoRendering.svg(width: width, height: height, to: sink, draw: drawing.draw)
+            case .png: try CairoRendering.png(width: width, height: height, to: sink, draw: draw)
+            case .svg: try CairoRendering.svg(width: width, height: height, to: sink, draw: draw)
             }
         }
     }

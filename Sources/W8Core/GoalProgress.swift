@@ -24,6 +24,16 @@ public struct GoalProgress: Sendable, Equatable {
         return (start - current) / total * 100
     }
 
+    /// A percentage for people to read, whole (`6`) or to one decimal (`6.7`): cut toward zero, never rounded up, so
+    /// that 24.96% never reads as the 25% milestone it has not reached. The one rounding for every view of progress:
+    /// `w8 status`, the widget, the weekly summary.
+    public static func displayPercent(_ percent: Double, decimals: Int = 0) -> String {
+        let scale = decimals == 0 ? 1.0 : pow(10, Double(decimals))
+        let nudged = percent * scale + (percent < 0 ? -epsilon : epsilon) * scale
+        let cut = nudged.rounded(.towardZero) / scale
+        return String(format: "%.\(decimals)f", cut == 0 ? 0 : cut)
+    }
+
     /// Whether the journey is toward a lower weight.
     public var isLosing: Bool { goal < start }
 

@@ -35,6 +35,28 @@ public enum MilestoneType: String, Sendable, CaseIterable, Codable, Comparable, 
         case .approaching: "Approaching goal"
         }
     }
+
+    /// The milestone's name inside a sentence: "25%", "close-to-goal".
+    var label: String {
+        switch self {
+        case .quarter, .half, .threeQuarters, .complete: "\(rawValue)%"
+        case .approaching: "close-to-goal"
+        }
+    }
+
+    /// Each milestone named once, in rank order: "the 25% milestone", "the 50% and 75% milestones"; nil for none.
+    public static func phrase(_ types: [MilestoneType]) -> String? {
+        let labels = Set(types).sorted().map(\.label)
+        guard let last = labels.last else { return nil }
+        let list = labels.count == 1 ? last : labels.dropLast().joined(separator: ", ") + " and " + last
+        return "the \(list) \(labels.count == 1 ? "milestone" : "milestones")"
+    }
+
+    /// One sentence for the milestones reached beside the one notified: "Also reached the 50% and 75% milestones.";
+    /// nil for none. `also` when it follows the notification of a higher one.
+    public static func reachedSentence(_ types: [MilestoneType], also: Bool) -> String? {
+        phrase(types).map { "\(also ? "Also reached" : "Reached") \($0)." }
+    }
 }
 
 /// A milestone that was reached, recorded whether or not a notification went out (FR-008).

@@ -69,7 +69,7 @@ public struct WeeklySummary: Sendable, Equatable {
             body +=
                 progress.reaches(.complete)
                 ? " Goal of \(w(progress.goal)) reached. Well done!"
-                : " \(Int(max(percent, 0).rounded(.down)))% of the way to \(w(progress.goal)), \(w(progress.distanceToGoal)) to go."
+                : " \(GoalProgress.displayPercent(max(percent, 0)))% of the way to \(w(progress.goal)), \(w(progress.distanceToGoal)) to go."
         } else {
             body += " Set a goal with 'w8 goal' to see your progress."
         }

@@ -52,9 +52,9 @@ public struct WidgetEntry: Sendable, Equatable {
         }
     }
 
-    /// Progress for a bar: rounded, capped to 0…100; nil without a goal.
+    /// Progress for a bar: whole, cut as `GoalProgress.displayPercent` cuts it, capped to 0…100; nil without a goal.
     public var percentage: Int? {
-        progressPercent.map { Int(min(100, max(0, $0)).rounded()) }
+        progressPercent.map { Int(GoalProgress.displayPercent(min(100, max(0, $0))))! }
     }
 
     /// One short line: "175.0 lb ↓ 25%", "175.0 lb ↓" without a goal, or "no weigh-ins yet".
@@ -62,7 +62,7 @@ public struct WidgetEntry: Sendable, Equatable {
         guard let currentWeight else { return WidgetEntry.emptyText }
         var parts = [Weight(currentWeight, unit).formatted]
         if let arrow { parts.append(arrow) }
-        if let progressPercent { parts.append("\(Int(progressPercent.rounded()))%") }
+        if let progressPercent { parts.append("\(GoalProgress.displayPercent(progressPercent))%") }
         return parts.joined(separator: " ")
     }
 
@@ -75,7 +75,7 @@ public struct WidgetEntry: Sendable, Equatable {
         default: lines.append("7-day trend: \(trend.rawValue)")
         }
         if let goalWeight {
-            let progress = progressPercent.map { "\(Weight.decimal($0))%" } ?? "at the goal"
+            let progress = progressPercent.map { "\(GoalProgress.displayPercent($0, decimals: 1))%" } ?? "at the goal"
             lines.append("Goal \(Weight(goalWeight, unit).formatted): \(progress)")
         }
         return lines.joined(separator: "\n")

@@ -88,7 +88,7 @@ struct Presenter {
             progress.reaches(.complete)
             ? "goal of \(amount(progress.goal)) reached"
             : "\(amount(progress.distanceToGoal)) to go to \(amount(progress.goal))"
-        return "Progress \(Weight.decimal(percent))% · \(rest)"
+        return "Progress \(GoalProgress.displayPercent(percent, decimals: 1))% · \(rest)"
     }
 
     /// What a change did to the milestones, for the terminal.
@@ -100,11 +100,10 @@ struct Presenter {
             lines.append("  " + n.body)
         }
         let others = outcome.change.achievements.map(\.type).filter { $0 != outcome.change.pending?.type }
-        if !others.isEmpty {
-            lines.append("Milestone reached: " + others.map(\.displayName).joined(separator: ", ") + ".")
+        if let sentence = MilestoneType.reachedSentence(others, also: outcome.change.pending != nil) {
+            lines.append(sentence)
         }
-        if !outcome.change.evaluation.rearmed.isEmpty {
-            let names = outcome.change.evaluation.rearmed.map(\.displayName).joined(separator: ", ")
+        if let names = MilestoneType.phrase(outcome.change.evaluation.rearmed) {
             lines.append("Re-armed, to be celebrated again when you get back there: \(names).")
         }
         return lines

@@ -63,9 +63,10 @@ struct Runtime {
         return trend.points.filter { $0.date >= start }
     }
 
-    /// The summary's chart, the last 30 days, written to `$XDG_CACHE_HOME/w8trackr/summary-chart.png` for the
-    /// notification server to read; nil without weigh-ins or when it cannot be written (the summary goes out
-    /// without it).
+    /// The summary's image, a 128 px sparkline of the last 30 days, written to
+    /// `$XDG_CACHE_HOME/w8trackr/summary-chart.png` for the notification server to read (servers draw it at
+    /// 48–128 px, so it has no text); nil without weigh-ins or when it cannot be written (the summary goes out
+    /// without it). The full chart is `w8 chart --output`.
     static func summaryChart(_ summary: WeeklySummary, paths: Paths, calendar: Calendar) -> String? {
         let start = summary.weekEnd.addingTimeInterval(-30 * 86400)
         guard let points = summary.trendAnalysis?.points.filter({ $0.date >= start }), !points.isEmpty else {
@@ -77,7 +78,7 @@ struct Runtime {
                 atPath: paths.cacheDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             try ChartImage(
                 points: points, goal: summary.progress?.goal, unit: summary.unit, timeZone: calendar.timeZone,
-                width: 400, height: 200
+                width: 128, height: 128, style: .sparkline
             ).write(to: path, format: .png)
             return path
         } catch {

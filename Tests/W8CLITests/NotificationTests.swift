@@ -73,9 +73,9 @@ import W8TestSupport
         let chart = w8.root.appendingPathComponent(".cache/w8trackr/summary-chart.png").path
         let summary = try #require(try dunst.history().first { $0.category == "x-w8trackr.summary" })
         #expect(summary.iconPath == chart)
-        // A real PNG decoder reads it at the size the summary draws.
+        // A real PNG decoder reads it at the size the summary draws: the 128 px sparkline, not the full chart.
         let identify = try W8Sandbox.running(w8, through: ["identify", "-format", "%m %w %h", chart])
-        #expect(identify.stdout == "PNG 400 200", "\(identify.stderr)")
+        #expect(identify.stdout == "PNG 128 128", "\(identify.stderr)")
         let mode = try FileManager.default.attributesOfItem(atPath: chart)[.posixPermissions] as? Int
         #expect(mode == 0o600)
     }

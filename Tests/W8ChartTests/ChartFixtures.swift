@@ -105,6 +105,9 @@ struct DecodedPNG {
         }
     }
 
+    /// The pixel at column `x`, row `y`.
+    func pixel(x: Int, y: Int) -> ChartColor { pixels[y * width + x] }
+
     /// How many pixels are not the background colour.
     var drawnPixels: Int { width * height - count(of: ChartPalette.background, tolerance: 0) }
 }

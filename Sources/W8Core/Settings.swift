@@ -56,6 +56,18 @@ public struct ReminderSettings: Sendable, Equatable {
     public var hydrationInterval = 120
 
     public init() {}
+
+    /// Whether the meal's reminder is on.
+    public subscript(enabled meal: Meal) -> Bool {
+        get { meals[meal] ?? false }
+        set { meals[meal] = newValue }
+    }
+
+    /// When the meal's reminder fires.
+    public subscript(time meal: Meal) -> LocalTime {
+        get { mealTimes[meal] ?? meal.defaultTime }
+        set { mealTimes[meal] = newValue }
+    }
 }
 
 /// The person's settings, as kept in `config.toml`.
@@ -129,128 +141,86 @@ public enum SettingKey: String, Sendable, CaseIterable {
     case quietHoursEnd = "quiet_hours.end"
     case widgetSignal = "widget.signal"
 
-    var meal: Meal? {
+    /// The key's row of the settings table: its help, its type, its range and where it lives in `Settings`.
+    /// Every other property of a key is derived from it, so a new key is one new row.
+    public var descriptor: SettingDescriptor {
         switch self {
-        case .breakfast, .breakfastTime: .breakfast
-        case .lunch, .lunchTime: .lunch
-        case .dinner, .dinnerTime: .dinner
-        default: nil
+        case .unit:
+            .choice(
+                "preferred unit for all math and messages: lb or kg", expected: "lb or kg",
+                get: { $0.unit.rawValue },
+                set: { settings, text in
+                    guard let unit = WeightUnit(rawValue: text.lowercased()) else { return false }
+                    settings.unit = unit
+                    return true
+                })
+        case .notificationsEnabled: .bool("master switch for goal notifications", \.notifications.enabled)
+        case .notificationsMilestones: .bool("notify at 25/50/75/100% of the goal", \.notifications.milestones)
+        case .notificationsApproaching:
+            .bool("notify when within 5 lb / 2.5 kg of the goal", \.notifications.approaching)
+        case .summaryEnabled: .bool("send the weekly progress summary", \.summary.enabled)
+        case .summaryDay:
+            .choice(
+                "day of the weekly summary: sun, mon, tue, wed, thu, fri or sat",
+                expected: "sun, mon, tue, wed, thu, fri or sat", get: { $0.summary.day.rawValue },
+                set: { settings, text in
+                    let text = text.lowercased()
+                    guard let day = Weekday(rawValue: String(text.prefix(3))), Weekday.fullNames[day]!.hasPrefix(text)
+                    else { return false }
+                    settings.summary.day = day
+                    return true
+                })
+        case .summaryHour:
+            .integer(
+                "hour of the weekly summary, local time: 0 to 23", \.summary.hour, 0...23,
+                expected: "a whole hour from 0 to 23")
+        case .weighIn: .bool("daily weigh-in reminder, skipped once you have logged that day", \.reminders.weighIn)
+        case .weighInTime: .time("time of the weigh-in reminder, HH:MM", \.reminders.weighInTime)
+        case .streak: .bool("evening warning when your streak of daily weigh-ins is at risk", \.reminders.streak)
+        case .streakTime: .time("time of the streak warning, HH:MM", \.reminders.streakTime)
+        case .streakDays:
+            .integer(
+                "days in a row that make a streak: 2 to 60", \.reminders.streakDays, 2...60,
+                expected: "a whole number from 2 to 60")
+        case .breakfast: Self.mealSwitch(.breakfast)
+        case .breakfastTime: Self.mealTime(.breakfast)
+        case .lunch: Self.mealSwitch(.lunch)
+        case .lunchTime: Self.mealTime(.lunch)
+        case .dinner: Self.mealSwitch(.dinner)
+        case .dinnerTime: Self.mealTime(.dinner)
+        case .hydration: .bool("drink-water reminder at a fixed interval", \.reminders.hydration)
+        case .hydrationInterval:
+            .integer(
+                "minutes between drink-water reminders: 15 to 720", \.reminders.hydrationInterval, 15...720,
+                expected: "whole minutes from 15 to 720")
+        case .quietHoursEnabled: .bool("keep reminders silent during quiet hours", \.quietHours.enabled)
+        case .quietHoursStart: .time("start of quiet hours, HH:MM", \.quietHours.start)
+        case .quietHoursEnd: .time("end of quiet hours, HH:MM", \.quietHours.end)
+        case .widgetSignal:
+            .integer(
+                "refresh waybar on every change with SIGRTMIN+N (its module's signal = N): 1 to 30, 0 = off",
+                \.widgetSignal, Settings.widgetSignalRange, expected: "a whole number from 0 (off) to 30")
         }
     }
 
-    var isTime: Bool {
-        [.weighInTime, .streakTime, .breakfastTime, .lunchTime, .dinnerTime, .quietHoursStart, .quietHoursEnd]
-            .contains(self)
+    private static func mealSwitch(_ meal: Meal) -> SettingDescriptor {
+        .bool("\(meal.rawValue) reminder", \.reminders[enabled: meal])
     }
 
-    public var help: String {
-        switch self {
-        case .unit: "preferred unit for all math and messages: lb or kg"
-        case .notificationsEnabled: "master switch for goal notifications"
-        case .notificationsMilestones: "notify at 25/50/75/100% of the goal"
-        case .notificationsApproaching: "notify when within 5 lb / 2.5 kg of the goal"
-        case .summaryEnabled: "send the weekly progress summary"
-        case .summaryDay: "day of the weekly summary: sun, mon, tue, wed, thu, fri or sat"
-        case .summaryHour: "hour of the weekly summary, local time: 0 to 23"
-        case .weighIn: "daily weigh-in reminder, skipped once you have logged that day"
-        case .weighInTime: "time of the weigh-in reminder, HH:MM"
-        case .streak: "evening warning when your streak of daily weigh-ins is at risk"
-        case .streakTime: "time of the streak warning, HH:MM"
-        case .streakDays: "days in a row that make a streak: 2 to 60"
-        case .breakfast, .lunch, .dinner: "\(meal!.rawValue) reminder"
-        case .breakfastTime, .lunchTime, .dinnerTime: "time of the \(meal!.rawValue) reminder, HH:MM"
-        case .hydration: "drink-water reminder at a fixed interval"
-        case .hydrationInterval: "minutes between drink-water reminders: 15 to 720"
-        case .quietHoursEnabled: "keep reminders silent during quiet hours"
-        case .quietHoursStart: "start of quiet hours, HH:MM"
-        case .quietHoursEnd: "end of quiet hours, HH:MM"
-        case .widgetSignal: "refresh waybar on every change with SIGRTMIN+N (its module's signal = N): 1 to 30, 0 = off"
-        }
+    private static func mealTime(_ meal: Meal) -> SettingDescriptor {
+        .time("time of the \(meal.rawValue) reminder, HH:MM", \.reminders[time: meal])
     }
 
-    var expected: String {
-        switch self {
-        case .unit: "lb or kg"
-        case .summaryDay: "sun, mon, tue, wed, thu, fri or sat"
-        case .summaryHour: "a whole hour from 0 to 23"
-        case .streakDays: "a whole number from 2 to 60"
-        case .hydrationInterval: "whole minutes from 15 to 720"
-        case .widgetSignal: "a whole number from 0 (off) to 30"
-        case _ where isTime: "a time HH:MM"
-        default: "true or false"
-        }
-    }
+    public var help: String { descriptor.help }
 
-    public func value(in settings: Settings) -> SettingValue {
-        switch self {
-        case .unit: .string(settings.unit.rawValue)
-        case .notificationsEnabled: .bool(settings.notifications.enabled)
-        case .notificationsMilestones: .bool(settings.notifications.milestones)
-        case .notificationsApproaching: .bool(settings.notifications.approaching)
-        case .summaryEnabled: .bool(settings.summary.enabled)
-        case .summaryDay: .string(settings.summary.day.rawValue)
-        case .summaryHour: .integer(settings.summary.hour)
-        case .weighIn: .bool(settings.reminders.weighIn)
-        case .weighInTime: .string(settings.reminders.weighInTime.description)
-        case .streak: .bool(settings.reminders.streak)
-        case .streakTime: .string(settings.reminders.streakTime.description)
-        case .streakDays: .integer(settings.reminders.streakDays)
-        case .breakfast, .lunch, .dinner: .bool(settings.reminders.meals[meal!] ?? false)
-        case .breakfastTime, .lunchTime, .dinnerTime: .string((settings.reminders.mealTimes[meal!] ?? meal!.defaultTime).description)
-        case .hydration: .bool(settings.reminders.hydration)
-        case .hydrationInterval: .integer(settings.reminders.hydrationInterval)
-        case .quietHoursEnabled: .bool(settings.quietHours.enabled)
-        case .quietHoursStart: .string(settings.quietHours.start.description)
-        case .quietHoursEnd: .string(settings.quietHours.end.description)
-        case .widgetSignal: .integer(settings.widgetSignal)
-        }
-    }
+    var expected: String { descriptor.expected }
+
+    public func value(in settings: Settings) -> SettingValue { descriptor.get(settings) }
 
     /// Sets the key from a typed value, as read from the file.
     public func apply(_ value: SettingValue, to settings: inout Settings) throws {
-        let invalid = W8CoreError.invalidSettingValue(key: rawValue, value: value.description, expected: expected)
-        switch (self, value) {
-        case (.unit, .string(let s)):
-            guard let unit = WeightUnit(rawValue: s.lowercased()) else { throw invalid }
-            settings.unit = unit
-        case (.notificationsEnabled, .bool(let b)): settings.notifications.enabled = b
-        case (.notificationsMilestones, .bool(let b)): settings.notifications.milestones = b
-        case (.notificationsApproaching, .bool(let b)): settings.notifications.approaching = b
-        case (.summaryEnabled, .bool(let b)): settings.summary.enabled = b
-        case (.summaryDay, .string(let s)):
-            guard let day = Weekday(rawValue: String(s.lowercased().prefix(3))),
-                Weekday.fullNames[day]!.hasPrefix(s.lowercased())
-            else { throw invalid }
-            settings.summary.day = day
-        case (.summaryHour, .integer(let h)):
-            guard (0...23).contains(h) else { throw invalid }
-            settings.summary.hour = h
-        case (.weighIn, .bool(let b)): settings.reminders.weighIn = b
-        case (.streak, .bool(let b)): settings.reminders.streak = b
-        case (.breakfast, .bool(let b)), (.lunch, .bool(let b)), (.dinner, .bool(let b)):
-            settings.reminders.meals[meal!] = b
-        case (.hydration, .bool(let b)): settings.reminders.hydration = b
-        case (.quietHoursEnabled, .bool(let b)): settings.quietHours.enabled = b
-        case (.streakDays, .integer(let n)):
-            guard (2...60).contains(n) else { throw invalid }
-            settings.reminders.streakDays = n
-        case (.widgetSignal, .integer(let n)):
-            guard Settings.widgetSignalRange.contains(n) else { throw invalid }
-            settings.widgetSignal = n
-        case (.hydrationInterval, .integer(let n)):
-            guard (15...720).contains(n) else { throw invalid }
-            settings.reminders.hydrationInterval = n
-        case (_, .string(let text)) where isTime:
-            guard let time = LocalTime(text) else { throw invalid }
-            switch self {
-            case .weighInTime: settings.reminders.weighInTime = time
-            case .streakTime: settings.reminders.streakTime = time
-            case .quietHoursStart: settings.quietHours.start = time
-            case .quietHoursEnd: settings.quietHours.end = time
-            default: settings.reminders.mealTimes[meal!] = time
-            }
-        default:
-            throw invalid
+        guard descriptor.set(&settings, value) else {
+            throw W8CoreError.invalidSettingValue(key: rawValue, value: value.description, expected: expected)
         }
     }
 
@@ -278,4 +248,62 @@ extension Weekday {
         .sun: "sunday", .mon: "monday", .tue: "tuesday", .wed: "wednesday", .thu: "thursday", .fri: "friday",
         .sat: "saturday",
     ]
+}
+
+/// One row of the settings table: what a key means, what it accepts, and how it reads and writes `Settings`.
+public struct SettingDescriptor: Sendable {
+    public let help: String
+    /// What a valid value looks like, for the error that refuses another.
+    public let expected: String
+    let get: @Sendable (Settings) -> SettingValue
+    /// Stores the value if it has the key's type and range; false otherwise, and `settings` is left as it was.
+    let set: @Sendable (inout Settings, SettingValue) -> Bool
+
+    /// `true` or `false`.
+    static func bool(_ help: String, _ path: WritableKeyPath<Settings, Bool> & Sendable) -> SettingDescriptor {
+        SettingDescriptor(
+            help: help, expected: "true or false", get: { .bool($0[keyPath: path]) },
+            set: { settings, value in
+                guard case .bool(let flag) = value else { return false }
+                settings[keyPath: path] = flag
+                return true
+            })
+    }
+
+    /// A whole number within `range`.
+    static func integer(
+        _ help: String, _ path: WritableKeyPath<Settings, Int> & Sendable, _ range: ClosedRange<Int>, expected: String
+    ) -> SettingDescriptor {
+        SettingDescriptor(
+            help: help, expected: expected, get: { .integer($0[keyPath: path]) },
+            set: { settings, value in
+                guard case .integer(let number) = value, range.contains(number) else { return false }
+                settings[keyPath: path] = number
+                return true
+            })
+    }
+
+    /// A local time, `HH:MM`.
+    static func time(_ help: String, _ path: WritableKeyPath<Settings, LocalTime> & Sendable) -> SettingDescriptor {
+        SettingDescriptor(
+            help: help, expected: "a time HH:MM", get: { .string($0[keyPath: path].description) },
+            set: { settings, value in
+                guard case .string(let text) = value, let time = LocalTime(text) else { return false }
+                settings[keyPath: path] = time
+                return true
+            })
+    }
+
+    /// A word from a closed set, checked by `set`.
+    static func choice(
+        _ help: String, expected: String, get: @escaping @Sendable (Settings) -> String,
+        set: @escaping @Sendable (inout Settings, String) -> Bool
+    ) -> SettingDescriptor {
+        SettingDescriptor(
+            help: help, expected: expected, get: { .string(get($0)) },
+            set: { settings, value in
+                guard case .string(let text) = value else { return false }
+                return set(&settings, text)
+            })
+    }
 }

@@ -16,23 +16,27 @@ let package = Package(
         // Pure domain: entries, units, goals, progress, milestones, settings. Foundation only, no I/O.
         .target(name: "W8Core"),
         // SQLite through GRDB. The only module that imports GRDB.
-        .target(name: "W8Store", dependencies: ["W8Core", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(
+            name: "W8Store", dependencies: ["W8Core", "W8System", .product(name: "GRDB", package: "GRDB.swift")]),
         // libnotify's C API, through a small shim. Only W8Libnotify imports it.
         .systemLibrary(name: "CLibnotify", pkgConfig: "libnotify", providers: [.apt(["libnotify-dev"])]),
         // The NotificationSink that posts real desktop notifications through libnotify.
         .target(name: "W8Libnotify", dependencies: ["W8Core", "CLibnotify"]),
         // Linux calls Glibc's Swift module does not export (timerfd, signalfd), as small C wrappers.
         .target(name: "CW8Linux"),
+        // The small POSIX layer every module's file and system calls go through: errors that carry the call and
+        // errno, the EINTR retry, and the atomic file writer.
+        .target(name: "W8System"),
         // The scheduler thread: sleeps until the next event by the wall clock, wakes on config changes.
-        .target(name: "W8Scheduler", dependencies: ["W8Core", "W8Store", "CW8Linux"]),
+        .target(name: "W8Scheduler", dependencies: ["W8Core", "W8Store", "CW8Linux", "W8System"]),
         // Test doubles and fixtures shipped as a real target (like swift-log's InMemoryLogHandler).
         .target(name: "W8TestSupport", dependencies: ["W8Core", "W8Store", "W8Libnotify"]),
         // Application services: the tracker that ties store, rules and sink together, config file, XDG paths.
-        .target(name: "W8App", dependencies: ["W8Core", "W8Store", "CW8Linux"]),
+        .target(name: "W8App", dependencies: ["W8Core", "W8Store", "CW8Linux", "W8System"]),
         // cairo's C API, for the chart image. Only W8Chart imports it (its tests too, to decode the PNGs).
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         // The weight chart as a PNG or SVG file, drawn with cairo.
-        .target(name: "W8Chart", dependencies: ["W8Core", "CCairo"]),
+        .target(name: "W8Chart", dependencies: ["W8Core", "CCairo", "W8System"]),
         // The composition root: the only place that reads the clock, the environment and XDG paths.
         .executableTarget(
             name: "w8",
@@ -43,7 +47,8 @@ let package = Package(
         ),
         .testTarget(name: "W8CoreTests", dependencies: ["W8Core", "W8TestSupport"]),
         .testTarget(name: "W8StoreTests", dependencies: ["W8Core", "W8Store", "W8TestSupport"]),
-        .testTarget(name: "W8SchedulerTests", dependencies: ["W8Core", "W8Scheduler", "W8TestSupport"]),
+        .testTarget(name: "W8SchedulerTests", dependencies: ["W8Core", "W8Scheduler", "W8System", "W8TestSupport"]),
+        .testTarget(name: "W8SystemTests", dependencies: ["W8System"]),
         .testTarget(name: "W8ChartTests", dependencies: ["W8Core", "W8Chart", "CCairo"]),
         .testTarget(name: "W8CLITests", dependencies: ["W8Core", "W8TestSupport"]),
         // Test-only: drives LibnotifyNotificationSink in its own process, with the session bus of its environment.

@@ -1,5 +1,6 @@
 import CCairo
 import Foundation
+import W8System
 
 #if canImport(Glibc)
     import Glibc
@@ -19,9 +20,9 @@ struct RenderFailure: Error {
         reason = "cairo: " + String(cString: cairo_status_to_string(status))
     }
 
-    /// The message of an errno value (`strerror`).
-    init(errno code: Int32) {
-        reason = String(cString: strerror(code))
+    /// The reason of a failed system call (`strerror`).
+    init(_ error: SystemCallError) {
+        reason = error.reason
     }
 
     init(reason: String) {
@@ -29,32 +30,27 @@ struct RenderFailure: Error {
     }
 }
 
-/// An open file descriptor that cairo's stream functions write into; remembers the first write error.
+/// The file cairo's stream functions write into; remembers the first write error.
 final class FileSink {
-    let descriptor: Int32
+    let writer: AtomicFileWriter
     private(set) var failure: RenderFailure?
 
-    init(descriptor: Int32) {
-        self.descriptor = descriptor
+    init(writer: AtomicFileWriter) {
+        self.writer = writer
     }
 
-    /// Writes all `count` bytes (`write(2)`, retried on EINTR and short writes); false after any failure.
+    /// Writes all `count` bytes; false after any failure.
     func append(_ bytes: UnsafePointer<UInt8>?, count: Int) -> Bool {
         guard failure == nil else { return false }
         guard count > 0 else { return true }
-        guard var next = bytes.map(UnsafeRawPointer.init) else { return false }
-        var remaining = count
-        while remaining > 0 {
-            let written = write(descriptor, next, remaining)
-            if written < 0 {
-                if errno == EINTR { continue }
-                failure = RenderFailure(errno: errno)
-                return false
-            }
-            next += written
-            remaining -= written
+        guard let bytes else { return false }
+        do throws(SystemCallError) {
+            try writer.write(UnsafeRawBufferPointer(start: bytes, count: count))
+            return true
+        } catch {
+            failure = RenderFailure(error)
+            return false
         }
-        return true
     }
 
     /// A `cairo_write_func_t` closure argument for this sink; valid while the sink is alive.
@@ -285,35 +281,19 @@ enum MonotoneCubic {
     }
 }
 
-/// Writes a file atomically, mode 0600: into a `mkstemp(3)` file beside the target, `fsync(2)`, then `rename(2)`.
+/// Writes a file atomically, mode 0600, through an `AtomicFileWriter`; errors name the path.
 enum AtomicFile {
     static func write(to path: String, _ body: (FileSink) throws -> Void) throws {
-        let slash = path.lastIndex(of: "/")
-        let directory = slash.map { String(path[...$0]) } ?? ""
-        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        guard !name.isEmpty else { throw ChartImageError(path: path, reason: "the path names a directory") }
-
-        // mkstemp creates the file with O_EXCL and mode 0600, so the health data is never readable by others.
-        var template = Array("\(directory).\(name).XXXXXX".utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else { throw ChartImageError(path: path, reason: RenderFailure(errno: errno).reason) }
-        let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        var open = true
-        var renamed = false
-        defer {
-            if open { close(descriptor) }
-            if !renamed { unlink(temporary) }
+        guard !path.hasSuffix("/"), !path.isEmpty else {
+            throw ChartImageError(path: path, reason: "the path names a directory")
         }
-
         do {
-            let sink = FileSink(descriptor: descriptor)
-            try body(sink)
-            if fchmod(descriptor, 0o600) != 0 || fsync(descriptor) != 0 { throw RenderFailure(errno: errno) }
-            open = false
-            if close(descriptor) != 0 { throw RenderFailure(errno: errno) }
-            if rename(temporary, path) != 0 { throw RenderFailure(errno: errno) }
-            renamed = true
+            let writer = try AtomicFileWriter(replacing: path)
+            try body(FileSink(writer: writer))
+            try writer.commit()
         } catch let failure as RenderFailure {
+            throw ChartImageError(path: path, reason: failure.reason)
+        } catch let failure as SystemCallError {
             throw ChartImageError(path: path, reason: failure.reason)
         }
     }

@@ -2,19 +2,7 @@ import CW8Linux
 import Foundation
 import Glibc
 import Synchronization
-
-/// A Linux call that failed while setting up a ``WallClockWaiter``.
-public enum WaiterError: Error, LocalizedError, Equatable, Sendable {
-    /// The C function named by `call` failed and set `errno`.
-    case systemCall(String, errno: Int32)
-
-    public var errorDescription: String? {
-        switch self {
-        case .systemCall(let call, let code):
-            "\(call) failed: \(String(cString: strerror(code))) (errno \(code))"
-        }
-    }
-}
+import W8System
 
 /// Blocks a thread until a wall-clock moment, with no polling, and wakes early for the things that must
 /// change the plan: the clock was set, a watched file changed, a stop was requested, a signal arrived.
@@ -54,7 +42,7 @@ public final class WallClockWaiter: Sendable {
     /// only the waiter.
     public static func blockSignals(_ signals: [Int32]) throws {
         let result = signals.withUnsafeBufferPointer { cw8_block_signals($0.baseAddress, $0.count) }
-        if result < 0 { throw WaiterError.systemCall("pthread_sigmask", errno: errno) }
+        if result < 0 { throw SystemCallError("pthread_sigmask") }
     }
 
     /// Opens the descriptors the waiter reads and starts watching.
@@ -67,7 +55,7 @@ public final class WallClockWaiter: Sendable {
     ///     targets, and moving a directory above a file's parent goes unnoticed.
     ///   - signals: signals to report, for example `[SIGTERM, SIGINT, SIGHUP]`, read through `signalfd`. They
     ///     are blocked in the calling thread; see ``blockSignals(_:)`` for the other threads.
-    /// - Throws: ``WaiterError`` naming the call that failed.
+    /// - Throws: ``SystemCallError`` naming the call that failed.
     public init(watching paths: [String], signals: [Int32]) throws {
         // Descriptors opened so far, closed again if a later step throws.
         var opened: [Int32] = []
@@ -78,7 +66,7 @@ public final class WallClockWaiter: Sendable {
             }
         }
         func open(_ call: String, _ result: Int32) throws -> Int32 {
-            guard result >= 0 else { throw WaiterError.systemCall(call, errno: errno) }
+            guard result >= 0 else { throw SystemCallError(call) }
             opened.append(result)
             return result
         }
@@ -149,7 +137,7 @@ public final class WallClockWaiter: Sendable {
                 if ready < 0 {
                     let code = errno
                     if code == EINTR || code == EAGAIN || code == ENOMEM { continue }
-                    fatalError("WallClockWaiter: poll() failed: \(String(cString: strerror(code)))")
+                    fatalError("WallClockWaiter: \(SystemCallError("poll", errno: Errno(rawValue: code)))")
                 }
                 // The eventfd is never read: once stopped, every wait returns .stopped.
                 if fds[0].revents != 0 { return .stopped }
@@ -256,9 +244,9 @@ struct DirectoryWatches {
     ///
     /// - Returns: whether a file's own directory came into view with the file already in it (it was created
     ///   before the watch was), and the first `inotify_add_watch` failure other than a missing directory.
-    mutating func rearm(inotify: Int32) -> (appeared: Bool, error: WaiterError?) {
+    mutating func rearm(inotify: Int32) -> (appeared: Bool, error: SystemCallError?) {
         var appeared = false
-        var firstError: WaiterError?
+        var firstError: SystemCallError?
         var needed = Set<String>()
         for index in files.indices {
             let file = files[index]
@@ -275,7 +263,7 @@ struct DirectoryWatches {
                 if code == ENOENT || code == ENOTDIR || code == EACCES {
                     depth -= 1
                 } else {
-                    firstError = firstError ?? .systemCall("inotify_add_watch(\(path))", errno: code)
+                    firstError = firstError ?? SystemCallError("inotify_add_watch", path: path, errno: Errno(rawValue: code))
                     depth = -1
                 }
             }

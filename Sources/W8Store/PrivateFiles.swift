@@ -1,4 +1,5 @@
 import Foundation
+import W8System
 
 #if canImport(Glibc)
     import Glibc
@@ -19,19 +20,22 @@ enum PrivateFiles {
                 throw StoreError.cannotCreate(path: parent, reason: error.localizedDescription)
             }
         }
-        if mkdir(path, 0o700) != 0, errno != EEXIST {
-            throw StoreError.cannotCreate(path: path, reason: String(cString: strerror(errno)))
-        }
-        // mkdir's mode is filtered by the umask, and an existing directory may be wider: set it exactly.
-        if chmod(path, 0o700) != 0 {
-            throw StoreError.cannotCreate(path: path, reason: String(cString: strerror(errno)))
+        do throws(SystemCallError) {
+            do throws(SystemCallError) {
+                _ = try systemCall("mkdir", path: path) { mkdir(path, 0o700) }
+            } catch {
+                guard error.errno == .exists else { throw error }
+            }
+            // mkdir's mode is filtered by the umask, and an existing directory may be wider: set it exactly.
+            _ = try systemCall("chmod", path: path) { chmod(path, 0o700) }
+        } catch {
+            throw StoreError.cannotCreate(path: path, reason: error.reason)
         }
     }
 
     /// Creates `path` 0600 if it does not exist, and narrows it to 0600 if it does. Call before SQLite opens it.
     static func ensureFile(_ path: String) throws {
-        let fd = open(path, O_CREAT | O_WRONLY | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw StoreError.cannotCreate(path: path, reason: String(cString: strerror(errno))) }
+        let fd = try created("open", path) { open(path, O_CREAT | O_WRONLY | O_CLOEXEC, 0o600) }
         close(fd)
         for file in [path, path + "-wal", path + "-shm"] where FileManager.default.fileExists(atPath: file) {
             _ = chmod(file, 0o600)
@@ -41,15 +45,19 @@ enum PrivateFiles {
     /// Holds an exclusive `flock` on `path` while `body` runs, so that two processes never create or migrate
     /// the database at the same time.
     static func withLock<T>(_ path: String, _ body: () throws -> T) throws -> T {
-        let fd = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw StoreError.cannotCreate(path: path, reason: String(cString: strerror(errno))) }
+        let fd = try created("open", path) { open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600) }
         defer { close(fd) }
-        while flock(fd, LOCK_EX) != 0 {
-            guard errno == EINTR else {
-                throw StoreError.cannotCreate(path: path, reason: String(cString: strerror(errno)))
-            }
-        }
+        _ = try created("flock", path) { flock(fd, LOCK_EX) }
         defer { flock(fd, LOCK_UN) }
         return try body()
+    }
+
+    /// The result of `call` on `path`; its failure is a `cannotCreate` error naming the path.
+    private static func created(_ name: String, _ path: String, _ call: () -> Int32) throws -> Int32 {
+        do throws(SystemCallError) {
+            return try systemCall(name, path: path, call)
+        } catch {
+            throw StoreError.cannotCreate(path: path, reason: error.reason)
+        }
     }
 }

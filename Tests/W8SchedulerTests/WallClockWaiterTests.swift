@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import W8System
 import W8TestSupport
 
 @testable import W8Scheduler
@@ -189,13 +190,13 @@ import W8TestSupport
     }
 
     @Test func blockingANumberThatIsNotASignalFails() {
-        #expect(throws: WaiterError.systemCall("pthread_sigmask", errno: EINVAL)) {
+        #expect(throws: SystemCallError("pthread_sigmask", errno: Errno(rawValue: EINVAL))) {
             try WallClockWaiter.blockSignals([9999])
         }
     }
 
     @Test func errorMessagesNameTheCallAndTheErrno() {
-        let error = WaiterError.systemCall("inotify_init1", errno: EMFILE)
+        let error = SystemCallError("inotify_init1", errno: Errno(rawValue: EMFILE))
         #expect(error.localizedDescription == "inotify_init1 failed: Too many open files (errno 24)")
     }
 

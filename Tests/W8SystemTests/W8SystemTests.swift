@@ -1,0 +1,116 @@
+import Foundation
+import Glibc
+import Testing
+import W8System
+
+/// The POSIX layer: errors that name the call, path and errno; the EINTR retry; the atomic file writer.
+@Suite struct SystemCallTests {
+    @Test("An error names the call, the path and the errno")
+    func errorDescription() {
+        let error = SystemCallError("open", path: "/nowhere/w8.sqlite", errno: Errno(rawValue: ENOENT))
+        #expect(error.description == "open('/nowhere/w8.sqlite') failed: No such file or directory (errno 2)")
+        #expect(error.reason == "No such file or directory")
+        #expect(SystemCallError("eventfd", errno: Errno(rawValue: EMFILE)).description
+            == "eventfd failed: Too many open files (errno 24)")
+    }
+
+    @Test("A call failing with EINTR is made again; any other failure is returned at once")
+    func retriesOnlyInterruptions() {
+        var calls = 0
+        let result = retryingOnInterrupt { () -> Int32 in
+            calls += 1
+            if calls < 3 {
+                errno = EINTR
+                return -1
+            }
+            return 7
+        }
+        #expect(result == 7 && calls == 3)
+
+        calls = 0
+        let failed = retryingOnInterrupt { () -> Int32 in
+            calls += 1
+            errno = EACCES
+            return -1
+        }
+        #expect(failed == -1 && calls == 1 && errno == EACCES)
+    }
+
+    @Test("systemCall throws the errno of a real failure")
+    func realFailure() {
+        #expect(throws: SystemCallError("open", path: "/proc/nonexistent/x", errno: Errno(rawValue: ENOENT))) {
+            try systemCall("open", path: "/proc/nonexistent/x") { open("/proc/nonexistent/x", O_RDONLY) }
+        }
+    }
+}
+
+@Suite struct AtomicFileWriterTests {
+    let directory: URL
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("w8system-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
+    }
+
+    func contents() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+    }
+
+    @Test("commit replaces the target whole, mode 0600, and leaves no temporary file")
+    func commitReplaces() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("out.csv").path
+        try "old".write(toFile: path, atomically: false, encoding: .utf8)
+        chmod(path, 0o644)
+
+        let writer = try AtomicFileWriter(replacing: path)
+        try writer.write(Array("new,".utf8))
+        // Until commit, the target is the old file.
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "old")
+        try writer.write(Array("data\n".utf8))
+        try writer.commit()
+
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "new,data\n")
+        let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        #expect(try contents() == ["out.csv"])
+    }
+
+    @Test("A writer dropped before commit leaves the target as it was and removes its temporary file")
+    func abandonKeepsTheTarget() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("config.toml").path
+        try "kept".write(toFile: path, atomically: false, encoding: .utf8)
+        do {
+            let writer = try AtomicFileWriter(replacing: path)
+            try writer.write(Array("half".utf8))
+            #expect(try contents().count == 2)
+        }
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "kept")
+        #expect(try contents() == ["config.toml"])
+    }
+
+    @Test("A directory that does not exist: the error names mkstemp and the path")
+    func missingDirectory() {
+        let path = directory.appendingPathComponent("missing/out.csv").path
+        #expect(throws: SystemCallError("mkstemp", path: path, errno: Errno(rawValue: ENOENT))) {
+            _ = try AtomicFileWriter(replacing: path)
+        }
+    }
+
+    @Test("A rename over a directory fails, the directory is untouched and the temporary file is gone")
+    func renameFailure() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("taken").path
+        try FileManager.default.createDirectory(atPath: path + "/inside", withIntermediateDirectories: true)
+        let writer = try AtomicFileWriter(replacing: path)
+        try writer.write(Array("x".utf8))
+        #expect {
+            try writer.commit()
+        } throws: { error in
+            (error as? SystemCallError)?.call == "rename"
+        }
+        #expect(try contents() == ["taken"])
+        #expect(FileManager.default.fileExists(atPath: path + "/inside"))
+    }
+}

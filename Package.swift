@@ -28,7 +28,7 @@ let package = Package(
         // errno, the EINTR retry, and the atomic file writer.
         .target(name: "W8System"),
         // The scheduler thread: sleeps until the next event by the wall clock, wakes on config changes.
-        .target(name: "W8Scheduler", dependencies: ["W8Core", "W8Store", "CW8Linux", "W8System"]),
+        .target(name: "W8Scheduler", dependencies: ["W8Core", "W8App", "CW8Linux", "W8System"]),
         // Test doubles and fixtures shipped as a real target (like swift-log's InMemoryLogHandler).
         .target(name: "W8TestSupport", dependencies: ["W8Core", "W8Store", "W8Libnotify"]),
         // Application services: the tracker that ties store, rules and sink together, config file, XDG paths.
@@ -47,7 +47,9 @@ let package = Package(
         ),
         .testTarget(name: "W8CoreTests", dependencies: ["W8Core", "W8TestSupport"]),
         .testTarget(name: "W8StoreTests", dependencies: ["W8Core", "W8Store", "W8TestSupport"]),
-        .testTarget(name: "W8SchedulerTests", dependencies: ["W8Core", "W8Scheduler", "W8System", "W8TestSupport"]),
+        .testTarget(
+            name: "W8SchedulerTests", dependencies: ["W8Core", "W8App", "W8Scheduler", "W8System", "W8TestSupport"]),
+        .testTarget(name: "W8AppTests", dependencies: ["W8Core", "W8Store", "W8App", "W8TestSupport"]),
         .testTarget(name: "W8SystemTests", dependencies: ["W8System"]),
         .testTarget(name: "W8ChartTests", dependencies: ["W8Core", "W8Chart", "CCairo"]),
         .testTarget(name: "W8CLITests", dependencies: ["W8Core", "W8TestSupport"]),

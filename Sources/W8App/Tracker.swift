@@ -11,16 +11,26 @@ public struct TrackerOutcome: Sendable {
     public var warning: String?
 }
 
+/// Something to tell after every committed change, such as the person's status bar.
+public protocol StatusBar: Sendable {
+    func refresh()
+}
+
 /// Ties the store, the milestone rules and the notification sink together for one command.
 public struct Tracker: Sendable {
     public let database: AppDatabase
     public let sink: any NotificationSink
     public let context: EvaluationContext
+    /// Told after each committed change (`WaybarRefresh` with the `widget.signal` setting).
+    public let statusBar: any StatusBar
 
-    public init(database: AppDatabase, sink: any NotificationSink, context: EvaluationContext) {
+    public init(
+        database: AppDatabase, sink: any NotificationSink, context: EvaluationContext, statusBar: any StatusBar
+    ) {
         self.database = database
         self.sink = sink
         self.context = context
+        self.statusBar = statusBar
     }
 
     /// The key of the daily weigh-in reminder, whose server id is kept so that logging a weight can close it.
@@ -77,9 +87,9 @@ public struct Tracker: Sendable {
         return removed
     }
 
-    /// Tells the status bar to re-read the data (`widget.signal`), after a committed change.
+    /// Tells the status bar to re-read the data, after a committed change.
     func refreshWidget() {
-        WaybarRefresh(offset: context.settings.widgetSignal).send()
+        statusBar.refresh()
     }
 
     /// Refreshes the status bar, then posts the claimed notification; on failure the achievement is kept with

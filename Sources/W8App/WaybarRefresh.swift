@@ -4,7 +4,7 @@ import Foundation
 /// Tells the person's status bar that the data changed, as the iOS app's `reloadTimelines` on save did: sends
 /// SIGRTMIN+`offset` to every `waybar` process of this user, the signal a waybar custom module with
 /// `"signal": offset` re-runs its command on. Best effort: a process that is gone or not ours is skipped.
-public struct WaybarRefresh: Sendable {
+public struct WaybarRefresh: StatusBar {
     /// The setting `widget.signal`; 0 sends nothing.
     public var offset: Int
     /// Where processes are listed; `/proc` but for tests.
@@ -19,6 +19,8 @@ public struct WaybarRefresh: Sendable {
     public var signal: Int32? {
         offset > 0 ? cw8_sigrtmin() + Int32(offset) : nil
     }
+
+    public func refresh() { send() }
 
     /// Signals every waybar process owned by this user and returns their pids.
     @discardableResult

@@ -1,30 +1,31 @@
 import Foundation
+import W8App
 import W8Core
-import W8Store
 
 /// The scheduler thread's loop: sleeps until the next event by the wall clock, fires it, and starts over when
 /// the config file, the clock or the time zone changes. It never polls.
 public final class Scheduler: Sendable {
     public typealias Log = @Sendable (String) -> Void
 
-    let database: AppDatabase
-    let sink: any NotificationSink
+    let makeRunner: @Sendable (Settings, Calendar) -> EventRunner
     let loadSettings: @Sendable () throws -> Settings
     let clock: @Sendable () -> Date
     let calendar: @Sendable () -> Calendar
     let log: Log
-    let waiter: WallClockWaiter
+    let waiter: any Waiting
 
     /// - Parameters:
+    ///   - runner: the event runner for the settings and calendar in force (store, sink and summary image are the
+    ///     composition root's).
+    ///   - waiter: sleeps until the next event; `WallClockWaiter` but in tests.
     ///   - loadSettings: reads the config file; called at start and after every change to it.
     ///   - clock: the wall clock. - calendar: the person's calendar, read again after a time-zone change.
     public init(
-        database: AppDatabase, sink: any NotificationSink, waiter: WallClockWaiter,
+        runner: @escaping @Sendable (Settings, Calendar) -> EventRunner, waiter: any Waiting,
         loadSettings: @escaping @Sendable () throws -> Settings, clock: @escaping @Sendable () -> Date,
         calendar: @escaping @Sendable () -> Calendar, log: @escaping Log
     ) {
-        self.database = database
-        self.sink = sink
+        self.makeRunner = runner
         self.waiter = waiter
         self.loadSettings = loadSettings
         self.clock = clock
@@ -32,14 +33,14 @@ public final class Scheduler: Sendable {
         self.log = log
     }
 
-    /// Runs until `waiter.stop()` or a stop signal.
+    /// Runs until the waiter is stopped or a stop signal arrives.
     public func run() {
         var settings = reload(previous: Settings())
         log("started; \(describeNext(settings))")
         catchUp(settings)
         var since = clock()
         while true {
-            let runner = EventRunner(database: database, sink: sink, settings: settings, calendar: calendar())
+            let runner = makeRunner(settings, calendar())
             let next = runner.schedule.upcoming(after: clock()).first?.date
             switch waiter.wait(until: next) {
             case .deadline:
@@ -73,7 +74,7 @@ public final class Scheduler: Sendable {
 
     /// Sends a summary missed since the last run (at start, after a wake-up or a clock change) and remembers now.
     func catchUp(_ settings: Settings) {
-        let runner = EventRunner(database: database, sink: sink, settings: settings, calendar: calendar())
+        let runner = makeRunner(settings, calendar())
         do {
             if let (occurrence, outcome) = try runner.sendSummaryIfDue(at: clock()) { report(occurrence, .success(outcome)) }
         } catch {

@@ -4,27 +4,35 @@ import Glibc
 import Synchronization
 import W8System
 
+/// What the scheduler waits with: until a wall-clock moment, or until something changes the plan.
+/// ``WallClockWaiter`` is the real one; tests drive the scheduler's loop with their own.
+public protocol Waiting: Sendable {
+    func wait(until date: Date?) -> WaiterWake
+}
+
+/// Why ``Waiting/wait(until:)`` returned.
+public enum WaiterWake: Equatable, Sendable {
+    /// The wall clock reached the date.
+    case deadline
+    /// Someone set `CLOCK_REALTIME` while the timer was armed (`read()` on the timerfd failed with
+    /// ECANCELED). A date computed before may now be wrong; compute it again.
+    case clockChanged
+    /// A watched file was written, replaced, created, deleted, or had its attributes changed.
+    case fileChanged
+    /// ``WallClockWaiter/stop()`` was called.
+    case stopped
+    /// One of the signals the waiter was made with arrived; the associated value is its number.
+    case signal(Int32)
+}
+
 /// Blocks a thread until a wall-clock moment, with no polling, and wakes early for the things that must
 /// change the plan: the clock was set, a watched file changed, a stop was requested, a signal arrived.
 ///
 /// One thread waits; any thread may call ``stop()``. Concurrent calls to ``wait(until:)`` take turns.
 /// Underneath are a `timerfd` on `CLOCK_REALTIME`, an `inotify` instance, an `eventfd` and a `signalfd`,
 /// all read by one `poll()` without a timeout.
-public final class WallClockWaiter: Sendable {
-    /// Why ``WallClockWaiter/wait(until:)`` returned.
-    public enum Wake: Equatable, Sendable {
-        /// The wall clock reached the date.
-        case deadline
-        /// Someone set `CLOCK_REALTIME` while the timer was armed (`read()` on the timerfd failed with
-        /// ECANCELED). A date computed before may now be wrong; compute it again.
-        case clockChanged
-        /// A watched file was written, replaced, created, deleted, or had its attributes changed.
-        case fileChanged
-        /// ``WallClockWaiter/stop()`` was called.
-        case stopped
-        /// One of the signals the waiter was made with arrived; the associated value is its number.
-        case signal(Int32)
-    }
+public final class WallClockWaiter: Waiting {
+    public typealias Wake = WaiterWake
 
     private let timerFD: Int32
     private let stopFD: Int32

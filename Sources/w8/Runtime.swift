@@ -18,11 +18,21 @@ struct Runtime {
     init() {
         environment = ProcessInfo.processInfo.environment
         paths = Paths(environment: environment)
-        now = Date()
+        now = Runtime.clock()
+        calendar = Runtime.localCalendar()
+    }
+
+    /// The wall clock.
+    static let clock: @Sendable () -> Date = { Date() }
+
+    /// The person's calendar: Gregorian, in the system's time zone. `rereadZone` reads `/etc/localtime` again, for
+    /// the daemon after the zone changed; a `TZ` in the environment pins the zone and is never re-read.
+    static func localCalendar(rereadZone: Bool = false) -> Calendar {
+        if rereadZone, ProcessInfo.processInfo.environment["TZ"] == nil { NSTimeZone.resetSystemTimeZone() }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone.current
         calendar.locale = Locale(identifier: "en_US_POSIX")
-        self.calendar = calendar
+        return calendar
     }
 
     var config: ConfigFile { ConfigFile(path: paths.configFile) }
@@ -45,15 +55,26 @@ struct Runtime {
     }
 
     func tracker(settings: Settings) throws -> Tracker {
+        try tracker(settings: settings, database: database())
+    }
+
+    func tracker(settings: Settings, database: AppDatabase) -> Tracker {
         Tracker(
-            database: try database(), sink: sink(),
-            context: EvaluationContext(now: now, calendar: calendar, settings: settings))
+            database: database, sink: sink(), context: EvaluationContext(now: now, calendar: calendar, settings: settings),
+            statusBar: WaybarRefresh(offset: settings.widgetSignal))
     }
 
     func eventRunner() throws -> EventRunner {
+        eventRunner(database: try database(), sink: sink(), settings: try settings(), calendar: calendar)
+    }
+
+    /// The runner of scheduled events, its summary carrying the sparkline image.
+    func eventRunner(database: AppDatabase, sink: any NotificationSink, settings: Settings, calendar: Calendar)
+        -> EventRunner
+    {
         EventRunner(
-            database: try database(), sink: sink(), settings: try settings(), calendar: calendar,
-            summaryImage: { [paths, calendar] summary in Runtime.summaryChart(summary, paths: paths, calendar: calendar) })
+            database: database, sink: sink, settings: settings, calendar: calendar,
+            summaryImage: { [paths] summary in Runtime.summaryChart(summary, paths: paths, calendar: calendar) })
     }
 
     /// The trend's days of the last `days` days; the trend itself is computed over the whole last year.

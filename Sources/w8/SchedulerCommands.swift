@@ -119,17 +119,13 @@ extension W8 {
             _ = try runtime.settings()
             let waiter = try WallClockWaiter(watching: [runtime.paths.configFile, "/etc/localtime"], signals: signals)
             let config = runtime.config
-            let zoneFromEnvironment = runtime.environment["TZ"] != nil
+            let sink = runtime.sink()
             let scheduler = Scheduler(
-                database: database, sink: runtime.sink(), waiter: waiter, loadSettings: { try config.load() },
-                clock: { Date() },
-                calendar: {
-                    if !zoneFromEnvironment { NSTimeZone.resetSystemTimeZone() }
-                    var calendar = Calendar(identifier: .gregorian)
-                    calendar.timeZone = TimeZone.current
-                    calendar.locale = Locale(identifier: "en_US_POSIX")
-                    return calendar
+                runner: { settings, calendar in
+                    runtime.eventRunner(database: database, sink: sink, settings: settings, calendar: calendar)
                 },
+                waiter: waiter, loadSettings: { try config.load() }, clock: Runtime.clock,
+                calendar: { Runtime.localCalendar(rereadZone: true) },
                 log: { line in FileHandle.standardError.write(Data("w8 daemon: \(line)\n".utf8)) })
             let done = DispatchSemaphore(value: 0)
             let thread = Thread {

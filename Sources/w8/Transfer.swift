@@ -179,9 +179,7 @@ extension W8 {
             } else {
                 database = try runtime.database()
             }
-            let tracker = Tracker(
-                database: database, sink: runtime.sink(),
-                context: EvaluationContext(now: runtime.now, calendar: runtime.calendar, settings: settings))
+            let tracker = runtime.tracker(settings: settings, database: database)
             var report = ImportReport(file: input.name, skipInvalid: skipInvalid)
 
             var first = try input.read()

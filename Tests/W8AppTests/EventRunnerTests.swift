@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+import W8App
+import W8Core
+import W8Store
+import W8TestSupport
+
+/// Scheduled events on a temporary database, the in-memory sink and a Berlin calendar.
+@Suite struct EventRunnerTests {
+    let calendar = PinnedCalendar.berlin
+    let store: TemporaryDatabase
+    let sink = InMemoryNotificationSink()
+
+    init() throws {
+        store = try TemporaryDatabase()
+    }
+
+    func runner(_ settings: Settings = Settings(), sink: InMemoryNotificationSink? = nil) -> EventRunner {
+        EventRunner(
+            database: store.database, sink: sink ?? self.sink, settings: settings, calendar: calendar,
+            summaryImage: { _ in "/tmp/summary.png" })
+    }
+
+    func weighInSettings() -> Settings {
+        var settings = Settings()
+        settings.reminders.weighIn = true
+        return settings
+    }
+
+    @Test("A summary is claimed once: a second runner at the same moment finds it already sent")
+    func summaryOnce() throws {
+        defer { store.directory.remove() }
+        let sunday = calendar.date(2026, 11, 22, 9)
+        try store.database.setLastRun("summary", sunday.addingTimeInterval(-7 * 86400))
+
+        let first = try runner().sendSummaryIfDue(at: sunday.addingTimeInterval(5))
+        let second = try runner().sendSummaryIfDue(at: sunday.addingTimeInterval(6))
+
+        #expect(first?.1 == .sent(1))
+        #expect(second == nil)
+        #expect(sink.posted.count == 1)
+        #expect(sink.posted.first?.imagePath == "/tmp/summary.png")
+        #expect(try store.database.claims().map(\.sent) == [true])
+    }
+
+    @Test("A summary that could not be shown is unclaimed, so the next run sends it")
+    func failedSummaryIsRetried() throws {
+        defer { store.directory.remove() }
+        let sunday = calendar.date(2026, 11, 22, 9)
+        try store.database.setLastRun("summary", sunday.addingTimeInterval(-7 * 86400))
+
+        let failed = try runner(sink: InMemoryNotificationSink(failure: NoServer())).sendSummaryIfDue(at: sunday)
+        let retried = try runner().sendSummaryIfDue(at: sunday.addingTimeInterval(60))
+
+        #expect(failed.map { "\($0.1)" }?.hasPrefix("not shown") == true)
+        #expect(retried?.1 == .sent(1))
+    }
+
+    @Test("The weigh-in reminder is skipped once a weight is logged that local day")
+    func weighInSkippedAfterLogging() throws {
+        defer { store.directory.remove() }
+        let runner = runner(weighInSettings())
+        let occurrence = try #require(runner.schedule.latest(.weighIn, atOrBefore: calendar.date(2026, 11, 23, 8)))
+        let context = EvaluationContext(now: occurrence.date, calendar: calendar, settings: Settings())
+        _ = try store.database.addEntry(
+            WeightEntry(weight: Weight(180, .lb), date: calendar.date(2026, 11, 23, 0, 5)), context: context)
+
+        #expect(try runner.fire(occurrence, at: occurrence.date) == .skipped("a weight is already logged today"))
+        #expect(sink.posted.isEmpty)
+    }
+
+    @Test("A weigh-in reminder is posted when nothing is logged, and its server id is kept to close it later")
+    func weighInPosted() throws {
+        defer { store.directory.remove() }
+        let runner = runner(weighInSettings())
+        let occurrence = try #require(runner.schedule.latest(.weighIn, atOrBefore: calendar.date(2026, 11, 23, 8)))
+
+        #expect(try runner.fire(occurrence, at: occurrence.date.addingTimeInterval(2)) == .sent(1))
+        #expect(sink.posted.map(\.title) == ["Time to weigh in"])
+        #expect(try store.database.notificationID(forKey: Tracker.weighInReminderKey) == 1)
+    }
+
+    @Test("A reminder more than 15 minutes late (after a suspend) is dropped, not shown out of its moment")
+    func lateReminderDropped() throws {
+        defer { store.directory.remove() }
+        let runner = runner(weighInSettings())
+        let occurrence = try #require(runner.schedule.latest(.weighIn, atOrBefore: calendar.date(2026, 11, 23, 8)))
+
+        let outcome = try runner.fire(occurrence, at: occurrence.date.addingTimeInterval(16 * 60))
+
+        #expect(outcome == .skipped("16 minutes late"))
+        #expect(sink.posted.isEmpty)
+        #expect(try store.database.claims().isEmpty)
+    }
+}

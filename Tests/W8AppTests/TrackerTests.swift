@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+import W8App
+import W8Core
+import W8Store
+import W8TestSupport
+
+/// A status bar that counts how often it was told about a change.
+final class CountingStatusBar: StatusBar, @unchecked Sendable {
+    private let lock = NSLock()
+    private var _count = 0
+    var count: Int { lock.withLock { _count } }
+    func refresh() { lock.withLock { _count += 1 } }
+}
+
+struct NoServer: Error, LocalizedError {
+    var errorDescription: String? { "no notification server on the D-Bus session bus" }
+}
+
+/// The tracker ties the store, the rules and the sink together: a temporary database, the in-memory sink, Berlin.
+@Suite struct TrackerTests {
+    let calendar = PinnedCalendar.berlin
+    let store: TemporaryDatabase
+    let sink = InMemoryNotificationSink()
+    let statusBar = CountingStatusBar()
+
+    init() throws {
+        store = try TemporaryDatabase()
+    }
+
+    func tracker(at now: Date, sink: InMemoryNotificationSink? = nil) -> Tracker {
+        Tracker(
+            database: store.database, sink: sink ?? self.sink,
+            context: EvaluationContext(now: now, calendar: calendar, settings: Settings()), statusBar: statusBar)
+    }
+
+    @Test("Crossing 25% posts the milestone once and tells the status bar after every change")
+    func milestoneAndStatusBar() throws {
+        defer { store.directory.remove() }
+        let day = calendar.date(2026, 11, 2, 7)
+        _ = try tracker(at: day).add(WeightEntry(weight: Weight(200, .lb), date: day))
+        _ = try tracker(at: day).setGoal(Weight(160, .lb), at: day)
+        let next = calendar.date(2026, 11, 9, 7)
+
+        let outcome = try tracker(at: next).add(WeightEntry(weight: Weight(189, .lb), date: next))
+
+        #expect(outcome.notified == .quarter)
+        #expect(outcome.warning == nil)
+        #expect(sink.posted.map(\.title) == ["25% of the way to your goal!"])
+        #expect(statusBar.count == 3)
+        #expect(try store.database.achievements().map(\.notificationSent) == [true])
+    }
+
+    @Test("When the server is missing, the entry and milestone are kept, marked unsent, with one warning")
+    func failedPostKeepsTheMilestone() throws {
+        defer { store.directory.remove() }
+        let failing = InMemoryNotificationSink(failure: NoServer())
+        let day = calendar.date(2026, 11, 2, 7)
+        _ = try tracker(at: day, sink: failing).add(WeightEntry(weight: Weight(200, .lb), date: day))
+        _ = try tracker(at: day, sink: failing).setGoal(Weight(160, .lb), at: day)
+
+        let outcome = try tracker(at: day, sink: failing).add(
+            WeightEntry(weight: Weight(189, .lb), date: day.addingTimeInterval(60)))
+
+        #expect(outcome.notified == nil)
+        #expect(outcome.warning?.hasPrefix("notification not shown (no notification server") == true)
+        #expect(try store.database.entryCount() == 2)
+        #expect(try store.database.achievements().map(\.notificationSent) == [false])
+    }
+
+    @Test("Logging a weight closes the weigh-in reminder on screen, once")
+    func closesTheWeighInReminder() throws {
+        defer { store.directory.remove() }
+        let day = calendar.date(2026, 11, 2, 7)
+        try store.database.setNotificationID(42, forKey: Tracker.weighInReminderKey, at: day)
+
+        _ = try tracker(at: day).add(WeightEntry(weight: Weight(200, .lb), date: day))
+        _ = try tracker(at: day).add(WeightEntry(weight: Weight(199, .lb), date: day.addingTimeInterval(60)))
+
+        #expect(sink.closed == [42])
+        #expect(try store.database.notificationID(forKey: Tracker.weighInReminderKey) == nil)
+    }
+
+    @Test("A dry-run import tells nobody: no post, no status-bar refresh, nothing stored")
+    func dryRunIsSilent() throws {
+        defer { store.directory.remove() }
+        let day = calendar.date(2026, 11, 2, 7)
+        _ = try tracker(at: day).importEntries(dryRun: true) { importer in
+            _ = try importer.add(WeightEntry(weight: Weight(200, .lb), date: day))
+        }
+        #expect(statusBar.count == 0)
+        #expect(sink.posted.isEmpty)
+        #expect(try store.database.entryCount() == 0)
+    }
+}

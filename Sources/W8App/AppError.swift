@@ -1,7 +1,8 @@
 import Foundation
+import W8Core
 
 /// Errors of the application layer: files around the database.
-public enum AppError: Error, LocalizedError, Equatable {
+public enum AppError: ReportableError, Equatable {
     case config(path: String, message: String)
     /// A file the person asked for (a chart image) could not be written; the message names it.
     case cannotWrite(String)
@@ -18,12 +19,12 @@ public enum AppError: Error, LocalizedError, Equatable {
     }
 
     /// sysexits(3): 78 for a configuration file, 73 for an output file, 66 for an input file, 65 for its data.
-    public var exitCode: Int32 {
+    public var exitStatus: ExitStatus {
         switch self {
-        case .config: 78
-        case .cannotWrite: 73
-        case .cannotRead: 66
-        case .badInput: 65
+        case .config: .config
+        case .cannotWrite: .cannotCreate
+        case .cannotRead: .noInput
+        case .badInput: .dataError
         }
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
+import W8Core
 
 /// What can go wrong with the database, in words a person can act on.
-public enum StoreError: Error, LocalizedError, Equatable {
+public enum StoreError: ReportableError, Equatable {
     case newerSchema(path: String)
     case cannotCreate(path: String, reason: String)
     case database(path: String, message: String)
@@ -17,6 +18,14 @@ public enum StoreError: Error, LocalizedError, Equatable {
             "database \(path): \(message)"
         case .entryNotFound(let id):
             "no entry with id \(id); 'w8 log' lists the ids"
+        }
+    }
+
+    public var exitStatus: ExitStatus {
+        switch self {
+        case .entryNotFound, .newerSchema: .dataError
+        case .cannotCreate: .cannotCreate
+        case .database: .ioError
         }
     }
 }

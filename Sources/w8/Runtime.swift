@@ -22,6 +22,13 @@ struct Runtime {
         calendar = Runtime.localCalendar()
     }
 
+    /// The installer of the systemd user units running `executable`, in `$XDG_CONFIG_HOME/systemd/user`.
+    func systemdInstaller(executable: String) -> SystemdInstaller {
+        SystemdInstaller(
+            directory: SystemdUnit.userDirectory(environment: environment), executable: executable,
+            systemctl: Systemctl(environment: environment))
+    }
+
     /// The wall clock.
     static let clock: @Sendable () -> Date = { Date() }
 

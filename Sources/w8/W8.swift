@@ -53,18 +53,8 @@ struct W8: ParsableCommand {
         let code: Int32
         var message: String
         switch error {
-        case let error as W8CoreError:
-            code = 65
-            message = error.localizedDescription
-        case let error as StoreError:
-            message = error.localizedDescription
-            switch error {
-            case .entryNotFound, .newerSchema: code = 65
-            case .cannotCreate: code = 73
-            case .database: code = 74
-            }
-        case let error as AppError:
-            code = error.exitCode
+        case let error as any ReportableError:
+            code = error.exitStatus.rawValue
             message = error.localizedDescription
         case let error as ExitCode:
             Foundation.exit(error.rawValue)  // the command already said why

@@ -1,0 +1,209 @@
+import Foundation
+import W8Core
+
+/// A line of what `w8 systemd install` or `uninstall` did, in order: for standard output, or a warning.
+public enum SystemdMessage: Equatable, Sendable {
+    case info(String)
+    case warning(String)
+}
+
+/// Why the units could not be installed or removed.
+public enum SystemdError: ReportableError, Equatable {
+    case unknownExecutable(reason: String)
+    case unusableExecutable(String)
+    case notOurs(path: String)
+    case cannotWrite(path: String, reason: String)
+    case systemctl(command: String, problem: String)
+
+    public var errorDescription: String? {
+        switch self {
+        case .unknownExecutable(let reason): "cannot tell where this w8 is from /proc/self/exe: \(reason)"
+        case .unusableExecutable(let problem): "\(problem); move w8 and run 'w8 systemd install' again"
+        case .notOurs(let path): "\(path) exists and w8 did not write it; move it away, then install again"
+        case .cannotWrite(let path, let reason): "cannot write \(path): \(reason)"
+        case .systemctl(let command, let problem): "'\(command)' failed: \(problem)"
+        }
+    }
+
+    /// 73 for a file, 69 when the user manager refuses.
+    public var exitStatus: ExitStatus {
+        switch self {
+        case .unknownExecutable, .unusableExecutable, .notOurs, .cannotWrite: .cannotCreate
+        case .systemctl: .unavailable
+        }
+    }
+}
+
+/// `systemctl --user`: the real one, or a stand-in in tests.
+public protocol SystemctlRunning: Sendable {
+    /// Runs `systemctl --user arguments`; nil on success, else one line saying what went wrong.
+    func run(_ arguments: [String]) -> String?
+}
+
+/// Writes the user units for one `w8` binary into the person's systemd user directory and enables them, or
+/// removes the ones it wrote. Safe to repeat; never replaces a file it did not write.
+public struct SystemdInstaller: Sendable {
+    /// `$XDG_CONFIG_HOME/systemd/user`.
+    public let directory: String
+    /// The absolute path the units run.
+    public let executable: String
+    public let systemctl: any SystemctlRunning
+
+    public init(directory: String, executable: String, systemctl: any SystemctlRunning) {
+        self.directory = directory
+        self.executable = executable
+        self.systemctl = systemctl
+    }
+
+    public static let enabledNames = SystemdUnit.enabledUnits.map(\.fileName)
+    public static let reloadCommand = "systemctl --user daemon-reload"
+    public static let enableCommand = "systemctl --user enable --now " + enabledNames.joined(separator: " ")
+    static let startCommand = "systemctl --user start " + enabledNames.joined(separator: " ")
+    static let stopCommand = "systemctl --user stop " + enabledNames.joined(separator: " ")
+
+    /// Writes the units, reloads the user manager, then enables and starts them unless `enable` is false.
+    /// Without a reachable user manager the files stay (enabled for the next session if systemctl can link them),
+    /// and a warning says what to run later. Each step is told to `report` as it happens.
+    public func install(enable: Bool, report: (SystemdMessage) -> Void) throws {
+        try createDirectory(directory)
+        for unit in SystemdUnit.allCases {
+            let path = directory + "/" + unit.fileName
+            let changed = try write(unit.text(executable: executable), to: path)
+            report(.info(changed ? "Wrote \(path)" : "Kept \(path) (up to date)"))
+        }
+        let names = Self.enabledNames
+        if let problem = systemctl.run(["daemon-reload"]) {
+            // systemctl enables without a manager too: it only makes the *.wants/ links.
+            guard enable, systemctl.run(["enable"] + names) == nil else {
+                return report(
+                    .warning(
+                        "could not reach the systemd user manager (\(problem)); the units are written, enable "
+                            + "them later with: \(Self.reloadCommand) && \(Self.enableCommand)"))
+            }
+            report(.info("Enabled \(names.joined(separator: " and "))."))
+            return report(
+                .warning(
+                    "could not reach the systemd user manager (\(problem)); the units will start with your next "
+                        + "graphical session, or now with: \(Self.reloadCommand) && \(Self.startCommand)"))
+        }
+        guard enable else { return report(.info("Enable them with: \(Self.enableCommand)")) }
+        if let problem = systemctl.run(["enable", "--now"] + names) {
+            throw SystemdError.systemctl(command: Self.enableCommand, problem: problem)
+        }
+        report(.info("Enabled and started \(names.joined(separator: " and "))."))
+    }
+
+    /// Stops and disables the units and removes the unit files this installer wrote; others are left, with a
+    /// warning. Each step is told to `report` as it happens.
+    public func uninstall(report: (SystemdMessage) -> Void) throws {
+        let installed = SystemdUnit.allCases.map { directory + "/" + $0.fileName }.compactMap { path in
+            (try? String(contentsOfFile: path, encoding: .utf8)).map { (path, SystemdUnit.isGenerated($0)) }
+        }
+        for (path, ours) in installed where !ours { report(.warning("left \(path) alone: w8 did not write it")) }
+        let ours = installed.filter(\.1).map(\.0)
+        guard !ours.isEmpty else { return report(.info("No units of w8 in \(directory); nothing to remove.")) }
+        let names = Self.enabledNames
+        let problem = systemctl.run(["disable", "--now"] + names)
+        for path in ours {
+            try removeEnablingLinks(to: path)
+            try remove(path)
+            report(.info("Removed \(path)"))
+        }
+        if let problem {
+            return report(
+                .warning(
+                    "could not stop the units through the systemd user manager (\(problem)); if they still "
+                        + "run, stop them with: \(Self.stopCommand)"))
+        }
+        _ = systemctl.run(["daemon-reload"])
+        report(.info("Stopped and disabled \(names.joined(separator: " and "))."))
+    }
+
+    /// The absolute path of the running binary (`/proc/self/exe`), which the installed units run.
+    public static func runningExecutable() throws -> String {
+        let path: String
+        do {
+            path = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        } catch {
+            throw SystemdError.unknownExecutable(reason: error.localizedDescription)
+        }
+        if path.hasSuffix(" (deleted)") { throw SystemdError.unknownExecutable(reason: "\(path)") }
+        if let problem = SystemdUnit.problem(executable: path) { throw SystemdError.unusableExecutable(problem) }
+        return path
+    }
+
+    private func createDirectory(_ path: String) throws {
+        do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        } catch {
+            throw SystemdError.cannotWrite(path: path, reason: error.localizedDescription)
+        }
+    }
+
+    /// Writes `text` unless the file already holds it; refuses to replace a file that w8 did not generate.
+    /// Returns whether the file changed.
+    private func write(_ text: String, to path: String) throws -> Bool {
+        if let old = try? String(contentsOfFile: path, encoding: .utf8) {
+            if old == text { return false }
+            guard SystemdUnit.isGenerated(old) else { throw SystemdError.notOurs(path: path) }
+        }
+        do {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw SystemdError.cannotWrite(path: path, reason: error.localizedDescription)
+        }
+        return true
+    }
+
+    private func remove(_ path: String) throws {
+        do {
+            try FileManager.default.removeItem(atPath: path)
+        } catch {
+            throw SystemdError.cannotWrite(path: path, reason: error.localizedDescription)
+        }
+    }
+
+    /// Removes the `*.wants/` links that `systemctl enable` made to `path`, in case `disable` could not (no
+    /// systemctl); a dangling link would keep the unit listed as enabled.
+    private func removeEnablingLinks(to path: String) throws {
+        let fm = FileManager.default
+        let wants = ((try? fm.contentsOfDirectory(atPath: directory)) ?? []).filter { $0.hasSuffix(".wants") }
+        for link in wants.map({ directory + "/" + $0 + "/" + (path as NSString).lastPathComponent }) {
+            if (try? fm.destinationOfSymbolicLink(atPath: link)) == path { try remove(link) }
+        }
+    }
+}
+
+/// `systemctl --user`, run as a child process with w8's environment, so that it reaches the user manager that
+/// `$XDG_RUNTIME_DIR` and `$DBUS_SESSION_BUS_ADDRESS` name, and no other.
+public struct Systemctl: SystemctlRunning {
+    public let environment: [String: String]
+
+    public init(environment: [String: String]) {
+        self.environment = environment
+    }
+
+    public func run(_ arguments: [String]) -> String? {
+        let path = (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map { $0 + "/systemctl" }
+            .first { FileManager.default.isExecutableFile(atPath: $0) }
+        guard let path else { return "systemctl is not installed or not in $PATH" }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = ["--user"] + arguments
+        process.environment = environment
+        let output = Pipe()
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = output
+        process.standardError = output
+        do {
+            try process.run()
+        } catch {
+            return "cannot run \(path): \(error.localizedDescription)"
+        }
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        if process.terminationReason == .exit && process.terminationStatus == 0 { return nil }
+        let firstLine = text.split(separator: "\n").first.map(String.init) ?? "exit status \(process.terminationStatus)"
+        return "systemctl --user \(arguments.first ?? ""): \(firstLine)"
+    }
+}

@@ -136,7 +136,9 @@ enum StorageDate {
     static func grdbText(_ date: Date) -> String? { String.fromDatabaseValue(date.databaseValue) }
 
     static func text(_ date: Date) -> String {
-        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
+        // As CoreFoundation's date formatter computes it before ICU reads the fields: half a millisecond up, then
+        // floor, also before 1970 (where `rounded()` would round away from zero).
+        let milliseconds = Int64(((date.timeIntervalSinceReferenceDate + 978_307_200) * 1000 + 0.5).rounded(.down))
         var days = milliseconds >= 0 ? milliseconds / 86_400_000 : (milliseconds - 86_399_999) / 86_400_000
         let inDay = milliseconds - days * 86_400_000
         // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).

@@ -11,6 +11,8 @@ import Testing
         var dates = [
             Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: -1), Date(timeIntervalSince1970: 951_782_400),
             Date(timeIntervalSince1970: 4_107_542_399.999), Date(timeIntervalSince1970: 1_709_251_199.5),
+            // Half a millisecond before 1970: found by the random cases below; GRDB rounds it up, not away from 0.
+            Date(timeIntervalSince1970: -1_937_544_491.0035),
         ]
         for _ in 0..<2000 {
             let ms = Int64.random(in: -2_208_988_800_000...4_102_444_800_000, using: &generator)

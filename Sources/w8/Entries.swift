@@ -123,35 +123,13 @@ extension W8 {
             let runtime = Runtime()
             let settings = try runtime.settings()
             let entries = try runtime.database().entries(limit: limit)
-            let present = Presenter(unit: settings.unit, dates: runtime.dates)
-            if output.json { return emit(.array(entries.map(present.entryJSON))) }
-            if entries.isEmpty { return print("No weigh-ins yet. Log one with 'w8 add 182.4'.") }
-            for entry in entries {
-                var line = String(format: "%5lld  ", entry.id ?? 0) + runtime.dates.short(entry.date) + "  "
-                line += present.weight(entry.weight)
-                if let fat = entry.bodyFatPercent { line += "  \(Weight.decimal(fat))% fat" }
-                if let note = entry.note { line += "  \(note)" }
-                print(line)
-            }
+            show(runtime.presenter(settings).log(entries, json: output.json))
         }
     }
 }
 
 /// Prints what an add, edit or removal did, and the warning if its notification could not be shown.
 func report(_ outcome: TrackerOutcome, verb: String, runtime: Runtime, settings: Settings, json: Bool) {
-    let present = Presenter(unit: settings.unit, dates: runtime.dates)
     if let warning = outcome.warning { warn(warning) }
-    if json {
-        return emit(
-            .object([
-                ("entry", outcome.change.entry.map(present.entryJSON) ?? .null),
-                ("achieved", .array(outcome.change.achievements.map { .string($0.type.rawValue) })),
-                ("notified", JSON.string(outcome.notified?.rawValue)),
-            ]))
-    }
-    if let entry = outcome.change.entry {
-        print("\(verb) \(present.weight(entry.weight)) on \(runtime.dates.short(entry.date)) (entry \(entry.id ?? 0)).")
-    }
-    for line in present.milestoneLines(outcome) { print(line) }
-    if let line = present.progressLine(outcome.change.snapshot) { print(line) }
+    show(runtime.presenter(settings).change(outcome, verb: verb, json: json))
 }

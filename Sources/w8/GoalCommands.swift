@@ -37,61 +37,20 @@ extension W8 {
         func run() throws {
             let runtime = Runtime()
             let settings = try runtime.settings()
-            let present = Presenter(unit: settings.unit, dates: runtime.dates)
+            let present = runtime.presenter(settings)
             if clear {
                 let removed = try runtime.tracker(settings: settings).clearGoal()
                 if output.json { return emit(.object([("cleared", .bool(removed))])) }
                 return print(removed ? "Goal cleared." : "No goal was set.")
             }
-            guard let weight else { return try show(runtime: runtime, present: present) }
+            guard let weight else {
+                return show(present.goal(try runtime.database().snapshot(unit: settings.unit), json: output.json))
+            }
             let goalWeight = try WeightInput.goal(weight, unit: unit, defaultUnit: settings.unit)
-            let at = try runtime.parseDate(date)
-            let (_, newJourney, outcome) = try runtime.tracker(settings: settings).setGoal(goalWeight, at: at)
+            let (_, newJourney, outcome) = try runtime.tracker(settings: settings).setGoal(
+                goalWeight, at: try runtime.parseDate(date))
             if let warning = outcome.warning { warn(warning) }
-            let snapshot = outcome.change.snapshot
-            if output.json {
-                return emit(
-                    .object([
-                        ("goal", goalJSON(snapshot, present: present)),
-                        ("new_journey", .bool(newJourney)),
-                        ("achieved", .array(outcome.change.achievements.map { .string($0.type.rawValue) })),
-                        ("notified", JSON.string(outcome.notified?.rawValue)),
-                    ]))
-            }
-            print(
-                newJourney
-                    ? "Goal set to \(present.weight(goalWeight)). A new journey starts now."
-                    : "Goal changed to \(present.weight(goalWeight)); same journey, progress recalculated.")
-            if let start = snapshot.start { print("Start weight \(present.weight(start.weight)).") }
-            for line in present.milestoneLines(outcome) { print(line) }
-            if let line = present.progressLine(snapshot) { print(line) }
-        }
-
-        func show(runtime: Runtime, present: Presenter) throws {
-            let snapshot = try runtime.database().snapshot(unit: present.unit)
-            if output.json { return emit(goalJSON(snapshot, present: present)) }
-            guard let goal = snapshot.goal else { return print("No goal set. Set one with 'w8 goal 160'.") }
-            print("Goal \(present.weight(goal.weight)), set \(runtime.dates.short(goal.setAt)).")
-            if let start = snapshot.start {
-                print("Start weight \(present.weight(start.weight)) (journey started \(runtime.dates.short(goal.journeyStartedAt))).")
-            }
-            if let line = present.progressLine(snapshot) { print(line) }
-        }
-
-        func goalJSON(_ snapshot: ProgressSnapshot, present: Presenter) -> JSON {
-            guard let goal = snapshot.goal else {
-                return .object([
-                    ("goal_weight", .null), ("unit", .string(present.unit.rawValue)), ("set_at", .null),
-                    ("journey_started_at", .null), ("start_weight", .null),
-                ])
-            }
-            return .object([
-                ("goal_weight", .decimal(goal.weight.value(in: present.unit))),
-                ("unit", .string(present.unit.rawValue)),
-                ("set_at", .string(present.dates.iso8601(goal.setAt))),
-                ("journey_started_at", .string(present.dates.iso8601(goal.journeyStartedAt))),
-                ("start_weight", .decimal(snapshot.start?.weight.value(in: present.unit))),
-            ])
+            show(present.goalSet(goalWeight, newJourney: newJourney, outcome: outcome, json: output.json))
         }
     }
 
@@ -108,19 +67,7 @@ extension W8 {
             let snapshot = try database.snapshot(unit: settings.unit)
             let trend = try database.trend(
                 unit: settings.unit, goal: snapshot.goal?.weight, now: runtime.now, calendar: runtime.calendar)
-            let present = Presenter(unit: settings.unit, dates: runtime.dates)
-            if output.json { return emit(present.statusJSON(snapshot, trend: trend)) }
-            guard let current = snapshot.current else { return print("No weigh-ins yet. Log one with 'w8 add 182.4'.") }
-            print("Current   \(present.weight(current.weight))  (\(runtime.dates.short(current.date)))")
-            for line in present.trendLines(trend) { print(line) }
-            guard let goal = snapshot.goal, let progress = snapshot.progress else {
-                return print("No goal set. Set one with 'w8 goal 160' to get milestone notifications.")
-            }
-            print("Start     \(present.amount(progress.start))")
-            print("Goal      \(present.weight(goal.weight))")
-            if let line = present.progressLine(snapshot) { print(line) }
-            if let next = progress.nextMilestone { print("Next      \(next.displayName)") }
-            if progress.isApproaching { print("You're within \(present.amount(settings.unit.approachingDistance)) of your goal!") }
+            show(runtime.presenter(settings).status(snapshot, trend: trend, json: output.json))
         }
     }
 
@@ -133,15 +80,7 @@ extension W8 {
         func run() throws {
             let runtime = Runtime()
             let settings = try runtime.settings()
-            let achievements = try runtime.database().achievements()
-            let present = Presenter(unit: settings.unit, dates: runtime.dates)
-            if output.json { return emit(.array(achievements.map(present.achievementJSON))) }
-            if achievements.isEmpty { return print("No milestones reached yet.") }
-            for a in achievements {
-                let weight = present.amount(Weight(a.weight, a.unit).value(in: settings.unit))
-                let sent = a.notificationSent ? "notified" : "not notified"
-                print("\(runtime.dates.short(a.dateAchieved))  \(a.type.displayName) at \(weight) (\(Weight.decimal(a.progressPercent))%, \(sent))")
-            }
+            show(runtime.presenter(settings).milestones(try runtime.database().achievements(), json: output.json))
         }
     }
 

@@ -50,6 +50,9 @@ struct Runtime {
 
     var dates: DateFormatting { DateFormatting(timeZone: calendar.timeZone) }
 
+    /// Formats for the terminal and JSON, in the preferred unit and the local time zone.
+    func presenter(_ settings: Settings) -> Presenter { Presenter(unit: settings.unit, dates: dates) }
+
     func parseDate(_ text: String?) throws -> Date {
         guard let text else { return now }
         return try DateInput.parse(text, now: now, calendar: calendar)

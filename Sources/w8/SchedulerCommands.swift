@@ -51,31 +51,7 @@ extension W8 {
                 if case .failed(let why) = outcome { warn("summary not shown (\(why))") }
                 return print("\(label): \(outcome)")
             }
-            let summary = try runner.summary(at: runtime.now)
-            let notification = summary.notification
-            if output.json {
-                return emit(
-                    .object([
-                        ("week_start", .string(runtime.dates.iso8601(summary.weekStart))),
-                        ("week_end", .string(runtime.dates.iso8601(summary.weekEnd))),
-                        ("entries", .integer(Int64(summary.entries.count))),
-                        ("unit", .string(summary.unit.rawValue)),
-                        ("latest_weight", .decimal(summary.latest?.weight.value(in: summary.unit))),
-                        ("change", .decimal(summary.change)),
-                        ("trend", .string(summary.trend.rawValue)),
-                        ("goal_weight", .decimal(summary.progress?.goal)),
-                        ("progress_percent", .decimal(summary.progress?.percent)),
-                    ] + Presenter(unit: summary.unit, dates: runtime.dates).trendJSON(summary.trendAnalysis) + [
-                        ("title", .string(notification.title)),
-                        ("body", .string(notification.body)),
-                    ]))
-            }
-            print(notification.title)
-            print(notification.body)
-            print("Week: \(runtime.dates.short(summary.weekStart)) to \(runtime.dates.short(summary.weekEnd)); trend \(summary.trend.rawValue)")
-            if let forecast = summary.trendAnalysis?.forecastDate {
-                print("Forecast: at this rate you reach your goal on \(runtime.dates.day(forecast)).")
-            }
+            show(runtime.presenter(runner.settings).summary(try runner.summary(at: runtime.now), json: output.json))
         }
     }
 
@@ -87,18 +63,9 @@ extension W8 {
 
         func run() throws {
             let runtime = Runtime()
-            let schedule = W8Core.Schedule(settings: try runtime.settings(), calendar: runtime.calendar)
-            let upcoming = schedule.upcoming(after: runtime.now)
-            if output.json {
-                return emit(
-                    .array(upcoming.map {
-                        .object([("event", .string($0.kind.description)), ("at", .string(runtime.dates.iso8601($0.date)))])
-                    }))
-            }
-            if upcoming.isEmpty { return print("No events enabled. See 'w8 config' for summary.* and reminders.*.") }
-            for o in upcoming {
-                print("\(o.kind.description.padding(toLength: 10, withPad: " ", startingAt: 0))  \(runtime.dates.short(o.date))")
-            }
+            let settings = try runtime.settings()
+            let schedule = W8Core.Schedule(settings: settings, calendar: runtime.calendar)
+            show(runtime.presenter(settings).schedule(schedule.upcoming(after: runtime.now), json: output.json))
         }
     }
 

@@ -86,3 +86,11 @@ extension WeightUnit: ExpressibleByArgument {}
 func warn(_ text: String) {
     FileHandle.standardError.write(Data("w8: warning: \(text)\n".utf8))
 }
+
+/// Prints a JSON document, indented, for `--json`.
+func emit(_ json: JSON) { print(json.rendered()) }
+
+/// Prints a report's lines.
+func show(_ lines: [String]) {
+    for line in lines { print(line) }
+}

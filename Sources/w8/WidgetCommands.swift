@@ -1,11 +1,9 @@
 import ArgumentParser
 import Foundation
+import W8App
 import W8Core
 
-/// The output formats of `w8 widget`.
-enum WidgetFormat: String, CaseIterable, ExpressibleByArgument {
-    case text, json, waybar, i3blocks, polybar
-}
+extension WidgetFormat: ExpressibleByArgument {}
 
 extension W8 {
     struct Widget: ParsableCommand {
@@ -30,36 +28,7 @@ extension W8 {
                 from: runtime.now.addingTimeInterval(-WeeklySummary.window), to: runtime.now)
             let week = WeeklySummary(unit: settings.unit, now: runtime.now, entries: entries, before: before, progress: nil)
             let entry = WidgetEntry(now: runtime.now, snapshot: snapshot, week: week)
-            print(render(entry, format: format, dates: runtime.dates))
-        }
-
-        func render(_ entry: WidgetEntry, format: WidgetFormat, dates: DateFormatting) -> String {
-            switch format {
-            case .text, .polybar:
-                return entry.text
-            case .i3blocks:
-                // i3blocks reads the full text, then the short text for a crowded bar.
-                let short = entry.currentWeight.map { Weight.decimal($0) + (entry.arrow.map { " " + $0 } ?? "") }
-                return entry.text + "\n" + (short ?? WidgetEntry.emptyText)
-            case .waybar:
-                var pairs: [(String, JSON)] = [
-                    ("text", .string(entry.text)),
-                    ("tooltip", .string(entry.tooltip(formatDate: dates.short))),
-                    ("class", .string(entry.trend.rawValue)),
-                ]
-                if let percentage = entry.percentage { pairs.append(("percentage", .integer(Int64(percentage)))) }
-                return JSON.object(pairs).compact
-            case .json:
-                return JSON.object([
-                    ("date", .string(dates.iso8601(entry.date))),
-                    ("current_weight", .decimal(entry.currentWeight)),
-                    ("unit", .string(entry.unit.rawValue)),
-                    ("goal_weight", .decimal(entry.goalWeight)),
-                    ("entry_date", .string(entry.entryDate.map(dates.iso8601))),
-                    ("trend", .string(entry.trend.rawValue)),
-                    ("progress_percent", .decimal(entry.progressPercent)),
-                ]).rendered()
-            }
+            print(Presenter(unit: settings.unit, dates: runtime.dates).widget(entry, format: format))
         }
     }
 }

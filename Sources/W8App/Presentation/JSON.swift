@@ -1,7 +1,7 @@
 import Foundation
 
 /// A JSON value that keeps its keys in the order the CLI contract lists them.
-enum JSON {
+public enum JSON: Sendable {
     case null
     case bool(Bool)
     case number(Double)
@@ -11,15 +11,15 @@ enum JSON {
     case object([(String, JSON)])
 
     /// A weight or percentage: rounded to one decimal, or null.
-    static func decimal(_ value: Double?) -> JSON {
+    public static func decimal(_ value: Double?) -> JSON {
         guard let value else { return .null }
         let rounded = (value * 10).rounded() / 10
         return .number(rounded == 0 ? 0 : rounded)
     }
 
-    static func string(_ value: String?) -> JSON { value.map { .string($0) } ?? .null }
+    public static func string(_ value: String?) -> JSON { value.map { .string($0) } ?? .null }
 
-    func rendered(indent: String = "") -> String {
+    public func rendered(indent: String = "") -> String {
         let inner = indent + "  "
         switch self {
         case .null: return "null"
@@ -40,7 +40,7 @@ enum JSON {
     }
 
     /// On one line, for readers that take one JSON object a line (waybar).
-    var compact: String {
+    public var compact: String {
         switch self {
         case .array(let items): "[" + items.map(\.compact).joined(separator: ",") + "]"
         case .object(let pairs): "{" + pairs.map { JSON.quote($0.0) + ":" + $0.1.compact }.joined(separator: ",") + "}"

@@ -1,20 +1,24 @@
 import Foundation
-import W8App
 import W8Core
 import W8Store
 
 /// Formats domain values for the terminal and for JSON, in the preferred unit.
-struct Presenter {
-    let unit: WeightUnit
-    let dates: DateFormatting
+public struct Presenter: Sendable {
+    public let unit: WeightUnit
+    public let dates: DateFormatting
 
-    func weight(_ w: Weight) -> String {
+    public init(unit: WeightUnit, dates: DateFormatting) {
+        self.unit = unit
+        self.dates = dates
+    }
+
+    public func weight(_ w: Weight) -> String {
         w.unit == unit ? w.formatted : "\(w.converted(to: unit).formatted) (entered as \(w.formatted))"
     }
 
-    func amount(_ value: Double) -> String { Weight(value, unit).formatted }
+    public func amount(_ value: Double) -> String { Weight(value, unit).formatted }
 
-    func entryJSON(_ entry: WeightEntry) -> JSON {
+    public func entryJSON(_ entry: WeightEntry) -> JSON {
         .object([
             ("id", entry.id.map { .integer($0) } ?? .null),
             ("weight", .decimal(entry.weight.value(in: unit))),
@@ -27,7 +31,7 @@ struct Presenter {
         ])
     }
 
-    func achievementJSON(_ a: MilestoneAchievement) -> JSON {
+    public func achievementJSON(_ a: MilestoneAchievement) -> JSON {
         func w(_ v: Double) -> JSON { .decimal(Weight(v, a.unit).value(in: unit)) }
         return .object([
             ("id", a.id.map { .integer($0) } ?? .null),
@@ -42,7 +46,7 @@ struct Presenter {
         ])
     }
 
-    func statusJSON(_ snapshot: ProgressSnapshot, trend: TrendAnalysis) -> JSON {
+    public func statusJSON(_ snapshot: ProgressSnapshot, trend: TrendAnalysis) -> JSON {
         let progress = snapshot.progress
         return .object([
             ("unit", .string(unit.rawValue)),
@@ -57,7 +61,7 @@ struct Presenter {
     }
 
     /// `trend_weight`, `weekly_rate` (units a week, negative when losing) and `forecast_date`; null when unknown.
-    func trendJSON(_ trend: TrendAnalysis?) -> [(String, JSON)] {
+    public func trendJSON(_ trend: TrendAnalysis?) -> [(String, JSON)] {
         [
             ("trend_weight", .decimal(trend?.trendWeight)),
             ("weekly_rate", .decimal(trend?.weeklyRate)),
@@ -66,7 +70,7 @@ struct Presenter {
     }
 
     /// "Trend     176.2 lb · -1.3 lb a week" and "Forecast  goal on Tue 12 Jan 2027", as far as they are known.
-    func trendLines(_ trend: TrendAnalysis?) -> [String] {
+    public func trendLines(_ trend: TrendAnalysis?) -> [String] {
         guard let trend, let weight = trend.trendWeight else { return [] }
         var lines = ["Trend     \(amount(weight))"]
         if let rate = trend.weeklyRate {
@@ -79,7 +83,7 @@ struct Presenter {
     }
 
     /// "Progress 25.0% · 15.0 lb to go to 160.0 lb", or nil without a goal.
-    func progressLine(_ snapshot: ProgressSnapshot) -> String? {
+    public func progressLine(_ snapshot: ProgressSnapshot) -> String? {
         guard let progress = snapshot.progress else { return nil }
         guard let percent = progress.percent else {
             return "You are at your goal weight of \(amount(progress.goal))."
@@ -92,7 +96,7 @@ struct Presenter {
     }
 
     /// What a change did to the milestones, for the terminal.
-    func milestoneLines(_ outcome: TrackerOutcome) -> [String] {
+    public func milestoneLines(_ outcome: TrackerOutcome) -> [String] {
         var lines: [String] = []
         if let pending = outcome.change.pending {
             let n = pending.notification
@@ -109,5 +113,3 @@ struct Presenter {
         return lines
     }
 }
-
-func emit(_ json: JSON) { print(json.rendered()) }

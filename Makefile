@@ -29,7 +29,7 @@ INSTALLED := $(BINDIR)/w8 $(addprefix $(USERUNITDIR)/,$(UNITS)) $(DATADIR)/appli
 # The one place the version lives is Sources/w8/W8.swift (`w8 --version`); the packaging recipes are checked against it.
 VERSION := $(shell sed -n 's/^ *static let version = "\(.*\)"$$/\1/p' Sources/w8/W8.swift)
 
-.PHONY: all deps build run test bench clean release install install-files uninstall dist deb rpm packaging-test
+.PHONY: all deps build run test bench clean release install install-files uninstall dist deb rpm packaging-test format lint
 
 all: build
 
@@ -111,6 +111,14 @@ bench: deps
 	./bench/notify.sh .build/release/w8
 	./bench/idle.sh .build/release/w8
 	./bench/import.sh .build/release/w8
+
+# The toolchain's swift-format, with the rules in .swift-format.
+FORMAT_PATHS := Sources Tests Package.swift
+format:
+	$(SWIFT) format --in-place --recursive --parallel $(FORMAT_PATHS)
+
+lint:
+	$(SWIFT) format lint --strict --recursive --parallel $(FORMAT_PATHS)
 
 clean:
 	rm -rf .build $(PKG_SCRATCH) .build-rpm artifacts

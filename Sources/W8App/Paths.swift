@@ -1,4 +1,5 @@
 import Foundation
+import W8Core
 
 /// Where W8Trackr keeps its files, following the XDG Base Directory specification.
 public struct Paths: Sendable, Equatable {
@@ -12,18 +13,23 @@ public struct Paths: Sendable, Equatable {
     public var configFile: String
     /// `$XDG_CACHE_HOME/w8trackr`, 0700: the summary's chart image.
     public var cacheDirectory: String
+    /// The XDG directories these are under.
+    public var xdg: XDGDirectories
 
     /// Resolves the paths from an environment; relative XDG values are ignored, as the specification says.
     public init(environment: [String: String]) {
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-        func base(_ name: String, _ fallback: String) -> String {
-            if let value = environment[name], value.hasPrefix("/") { return value }
-            return (home as NSString).appendingPathComponent(fallback)
-        }
-        dataDirectory = (base("XDG_DATA_HOME", ".local/share") as NSString).appendingPathComponent("w8trackr")
-        database = (dataDirectory as NSString).appendingPathComponent("w8trackr.sqlite")
-        configDirectory = (base("XDG_CONFIG_HOME", ".config") as NSString).appendingPathComponent("w8trackr")
-        configFile = (configDirectory as NSString).appendingPathComponent("config.toml")
-        cacheDirectory = (base("XDG_CACHE_HOME", ".cache") as NSString).appendingPathComponent("w8trackr")
+        self.init(xdg: XDGDirectories(environment: environment, accountHome: NSHomeDirectory()))
     }
+
+    public init(xdg: XDGDirectories) {
+        self.xdg = xdg
+        dataDirectory = (xdg.dataHome as NSString).appendingPathComponent("w8trackr")
+        database = (dataDirectory as NSString).appendingPathComponent("w8trackr.sqlite")
+        configDirectory = (xdg.configHome as NSString).appendingPathComponent("w8trackr")
+        configFile = (configDirectory as NSString).appendingPathComponent("config.toml")
+        cacheDirectory = (xdg.cacheHome as NSString).appendingPathComponent("w8trackr")
+    }
+
+    /// The user's unit directory that `systemctl --user` reads first: `$XDG_CONFIG_HOME/systemd/user`.
+    public var systemdUserDirectory: String { xdg.configHome + "/systemd/user" }
 }

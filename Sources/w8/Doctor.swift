@@ -127,9 +127,9 @@ struct UnitReport {
     let enabled: Bool
 
     static func all(environment: [String: String]) -> [UnitReport] {
-        let home = environment["HOME"] ?? NSHomeDirectory()
-        let user = SystemdUnit.userDirectory(environment: environment)
-        let data = environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.local/share"
+        let paths = Paths(environment: environment)
+        let user = paths.systemdUserDirectory
+        let data = paths.xdg.dataHome
         let directories = [
             user, "/etc/systemd/user", data + "/systemd/user", "/usr/local/lib/systemd/user", "/usr/lib/systemd/user",
         ]

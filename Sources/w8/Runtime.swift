@@ -25,7 +25,7 @@ struct Runtime {
     /// The installer of the systemd user units running `executable`, in `$XDG_CONFIG_HOME/systemd/user`.
     func systemdInstaller(executable: String) -> SystemdInstaller {
         SystemdInstaller(
-            directory: SystemdUnit.userDirectory(environment: environment), executable: executable,
+            directory: paths.systemdUserDirectory, executable: executable,
             systemctl: Systemctl(environment: environment))
     }
 

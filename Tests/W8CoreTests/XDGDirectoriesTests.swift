@@ -1,0 +1,34 @@
+import Testing
+import W8Core
+
+/// The XDG Base Directory rules, in the one place that reads them.
+@Suite struct XDGDirectoriesTests {
+    @Test("Unset variables take their defaults under HOME")
+    func defaults() {
+        let xdg = XDGDirectories(environment: ["HOME": "/home/ann"], accountHome: "/nowhere")
+        #expect(xdg.dataHome == "/home/ann/.local/share")
+        #expect(xdg.configHome == "/home/ann/.config")
+        #expect(xdg.cacheHome == "/home/ann/.cache")
+        #expect(xdg.dataDirectories == ["/usr/local/share", "/usr/share"])
+        #expect(xdg.dataSearchPath.first == "/home/ann/.local/share")
+    }
+
+    @Test("Absolute values are used; relative ones are ignored, as the specification says")
+    func relativeIgnored() {
+        let xdg = XDGDirectories(
+            environment: [
+                "HOME": "/home/ann", "XDG_DATA_HOME": "/data", "XDG_CONFIG_HOME": "relative/config",
+                "XDG_CACHE_HOME": "", "XDG_DATA_DIRS": "/opt/share:share:/usr/share",
+            ], accountHome: "/nowhere")
+        #expect(xdg.dataHome == "/data")
+        #expect(xdg.configHome == "/home/ann/.config")
+        #expect(xdg.cacheHome == "/home/ann/.cache")
+        #expect(xdg.dataDirectories == ["/opt/share", "/usr/share"])
+    }
+
+    @Test("An empty or unset HOME falls back to the account's home directory")
+    func accountHome() {
+        #expect(XDGDirectories(environment: ["HOME": ""], accountHome: "/var/lib/ann").configHome == "/var/lib/ann/.config")
+        #expect(XDGDirectories(environment: [:], accountHome: "/var/lib/ann").dataHome == "/var/lib/ann/.local/share")
+    }
+}

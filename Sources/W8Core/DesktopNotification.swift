@@ -12,6 +12,8 @@ public enum NotificationCategory: String, Sendable, Codable, CaseIterable {
     case milestone = "x-w8trackr.milestone"
     case summary = "x-w8trackr.summary"
     case reminder = "x-w8trackr.reminder"
+    /// A daily intake goal reached.
+    case intake = "x-w8trackr.intake"
 }
 
 /// How long the server keeps a notification on screen.

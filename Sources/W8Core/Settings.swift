@@ -77,6 +77,10 @@ public struct Settings: Sendable, Equatable {
     public var summary = SummarySchedule()
     public var reminders = ReminderSettings()
     public var quietHours = QuietHours()
+    /// The daily intake goals and serving sizes.
+    public var intake = IntakeSettings()
+    /// `notifications.intake_goals`: post "Water goal reached" once a day when a drink crosses the goal.
+    public var intakeGoalNotifications = true
     /// `widget.signal`: N sends SIGRTMIN+N to the person's waybar processes on every change to the data, 0 = off.
     public var widgetSignal = 0
     /// The largest N with SIGRTMIN+N ≤ SIGRTMAX on Linux (34 + 30 = 64).
@@ -120,6 +124,7 @@ public enum SettingKey: String, Sendable, CaseIterable {
     case notificationsEnabled = "notifications.enabled"
     case notificationsMilestones = "notifications.milestones"
     case notificationsApproaching = "notifications.approaching"
+    case notificationsIntakeGoals = "notifications.intake_goals"
     case summaryEnabled = "summary.enabled"
     case summaryDay = "summary.day"
     case summaryHour = "summary.hour"
@@ -140,6 +145,16 @@ public enum SettingKey: String, Sendable, CaseIterable {
     case quietHoursStart = "quiet_hours.start"
     case quietHoursEnd = "quiet_hours.end"
     case widgetSignal = "widget.signal"
+    case waterGoal = "intake.water_goal_ml"
+    case beverageGoal = "intake.beverage_goal_ml"
+    case mealGoal = "intake.meal_goal"
+    case snackGoal = "intake.snack_goal"
+    case calorieGoal = "intake.calorie_goal"
+    case cupSize = "intake.cup_ml"
+    case bottleSize = "intake.bottle_ml"
+    case mealCalories = "intake.meal_calories"
+    case snackCalories = "intake.snack_calories"
+    case volumeUnit = "intake.volume_unit"
 
     /// The key's row of the settings table: its help, its type, its range and where it lives in `Settings`.
     /// Every other property of a key is derived from it, so a new key is one new row.
@@ -158,6 +173,8 @@ public enum SettingKey: String, Sendable, CaseIterable {
         case .notificationsMilestones: .bool("notify at 25/50/75/100% of the goal", \.notifications.milestones)
         case .notificationsApproaching:
             .bool("notify when within 5 lb / 2.5 kg of the goal", \.notifications.approaching)
+        case .notificationsIntakeGoals:
+            .bool("notify once a day when a drink reaches the water goal", \.intakeGoalNotifications)
         case .summaryEnabled: .bool("send the weekly progress summary", \.summary.enabled)
         case .summaryDay:
             .choice(
@@ -200,6 +217,47 @@ public enum SettingKey: String, Sendable, CaseIterable {
             .integer(
                 "refresh waybar on every change with SIGRTMIN+N (its module's signal = N): 1 to 30, 0 = off",
                 \.widgetSignal, Settings.widgetSignalRange, expected: "a whole number from 0 (off) to 30")
+        case .waterGoal:
+            .integer(
+                "daily water goal in ml: 0 (off) to 20000", \.intake.waterGoal, 0...20_000,
+                expected: "whole millilitres from 0 (off) to 20000")
+        case .beverageGoal:
+            .integer(
+                "daily goal for other drinks in ml: 0 (off) to 20000", \.intake.beverageGoal, 0...20_000,
+                expected: "whole millilitres from 0 (off) to 20000")
+        case .mealGoal:
+            .integer("meals a day: 0 (off) to 10", \.intake.mealGoal, 0...10, expected: "a whole number from 0 to 10")
+        case .snackGoal:
+            .integer("snacks a day: 0 (off) to 20", \.intake.snackGoal, 0...20, expected: "a whole number from 0 to 20")
+        case .calorieGoal:
+            .integer(
+                "daily calorie goal in kcal: 0 (off) to 20000", \.intake.calorieGoal, 0...20_000,
+                expected: "whole kcal from 0 (off) to 20000")
+        case .cupSize:
+            .integer(
+                "ml in a cup: 1 to 5000", \.intake.cup, 1...IntakeSettings.maxDrink,
+                expected: "whole millilitres from 1 to 5000")
+        case .bottleSize:
+            .integer(
+                "ml in a bottle: 1 to 5000", \.intake.bottle, 1...IntakeSettings.maxDrink,
+                expected: "whole millilitres from 1 to 5000")
+        case .mealCalories:
+            .integer(
+                "kcal a meal counts without --calories: 0 (none) to 10000", \.intake.mealCalories,
+                0...IntakeSettings.maxCalories, expected: "whole kcal from 0 to 10000")
+        case .snackCalories:
+            .integer(
+                "kcal a snack counts without --calories: 0 (none) to 10000", \.intake.snackCalories,
+                0...IntakeSettings.maxCalories, expected: "whole kcal from 0 to 10000")
+        case .volumeUnit:
+            .choice(
+                "how volumes are shown: ml or oz (US fluid ounces)", expected: "ml or oz",
+                get: { $0.intake.volumeUnit.rawValue },
+                set: { settings, text in
+                    guard let unit = VolumeUnit(rawValue: text.lowercased()) else { return false }
+                    settings.intake.volumeUnit = unit
+                    return true
+                })
         }
     }
 

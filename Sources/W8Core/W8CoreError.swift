@@ -24,6 +24,11 @@ public enum W8CoreError: Error, LocalizedError, Equatable, Sendable {
     case importFieldMissing(String)
     case importUnitConflict(file: WeightUnit, option: WeightUnit)
     case backupInvalid(String)
+    case drinkInvalid(String)
+    case drinkNotPositive(String)
+    case drinkTooLarge(String)
+    case caloriesInvalid(String)
+    case foodUnknown(String)
 
     public var errorDescription: String? {
         switch self {
@@ -70,6 +75,16 @@ public enum W8CoreError: Error, LocalizedError, Equatable, Sendable {
             "no \(column)"
         case .backupInvalid(let reason):
             "not a W8Trackr backup that can be restored: \(reason)"
+        case .drinkInvalid(let text):
+            "amount '\(text)' is not a drink; try 250, 250ml, 0.5l, 12oz, cup, bottle or 2cups"
+        case .drinkNotPositive(let text):
+            "amount '\(text)' must be more than 0; try 250 or cup"
+        case .drinkTooLarge(let text):
+            "amount '\(text)' is more than one drink; one drink is at most 5 l (5000 ml)"
+        case .caloriesInvalid(let text):
+            "calories '\(text)' must be a whole number from 0 to \(IntakeSettings.maxCalories)"
+        case .foodUnknown(let text):
+            "'\(text)' is not something to eat here; use meal or snack"
         case .importUnitConflict(let file, let option):
             "the file says its weights are in \(file.rawValue) but --unit is \(option.rawValue)"
         }

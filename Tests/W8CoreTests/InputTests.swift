@@ -148,12 +148,19 @@ import W8TestSupport
     @Test(arguments: SettingKey.allCases)
     func everyKeyRoundTripsThroughTheFile(key: SettingKey) throws {
         var expected = Settings()
-        let value: SettingValue =
-            switch key.value(in: expected) {
-            case .bool(let b): .bool(!b)
-            case .integer: .integer(21)
-            case .string(let current): key == .unit ? .string("kg") : LocalTime(current) != nil ? .string("06:45") : .string("wed")
+        // The first candidate the key takes that is not its default.
+        let current = key.value(in: expected)
+        let candidates: [SettingValue] =
+            switch current {
+            case .bool(let b): [.bool(!b)]
+            case .integer: [.integer(21), .integer(1)]
+            case .string: ["kg", "06:45", "wed", "oz"].map { .string($0) }
             }
+        let value = try #require(
+            candidates.first { candidate in
+                var probe = Settings()
+                return (try? key.apply(candidate, to: &probe)) != nil && candidate != current
+            })
         try key.apply(value, to: &expected)
         let edited = try ConfigDocument(text: ConfigDocument.defaultText()).setting(key, to: value)
         #expect(try edited.settings() == expected)

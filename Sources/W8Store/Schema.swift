@@ -56,6 +56,19 @@ extension AppDatabase {
                 t.column("last_run", .datetime).notNull()
             }
         }
+        migrator.registerMigration("v3") { db in
+            // The intake log: one row per drink, meal or snack (iShnak's daily counters, as events).
+            try db.create(table: "intake_event") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("kind", .text).notNull().check { ["water", "beverage", "meal", "snack"].contains($0) }
+                t.column("date", .datetime).notNull()
+                t.column("volume_ml", .integer).check { $0 == nil || ($0 > 0 && $0 <= 5000) }
+                t.column("calories", .integer).notNull().defaults(to: 0).check { $0 >= 0 && $0 <= 10000 }
+                t.column("note", .text)
+                t.column("created_at", .datetime).notNull()
+            }
+            try db.create(index: "intake_event_on_date", on: "intake_event", columns: ["date", "id"])
+        }
         return migrator
     }
 }

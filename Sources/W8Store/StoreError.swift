@@ -7,6 +7,7 @@ public enum StoreError: ReportableError, Equatable {
     case cannotCreate(path: String, reason: String)
     case database(path: String, message: String)
     case entryNotFound(Int64)
+    case intakeNotFound(Int64)
 
     public var errorDescription: String? {
         switch self {
@@ -18,12 +19,14 @@ public enum StoreError: ReportableError, Equatable {
             "database \(path): \(message)"
         case .entryNotFound(let id):
             "no entry with id \(id); 'w8 log' lists the ids"
+        case .intakeNotFound(let id):
+            "no intake event with id \(id); 'w8 intake' lists the ids"
         }
     }
 
     public var exitStatus: ExitStatus {
         switch self {
-        case .entryNotFound, .newerSchema: .dataError
+        case .entryNotFound, .intakeNotFound, .newerSchema: .dataError
         case .cannotCreate: .cannotCreate
         case .database: .ioError
         }

@@ -1,0 +1,92 @@
+import Foundation
+import W8Core
+import W8Store
+
+/// What logging or removing an intake event did, after its notification (if any) was tried.
+public struct IntakeOutcome: Sendable {
+    public var event: IntakeEvent
+    /// The totals of the event's local day afterwards.
+    public var day: IntakeDay
+    /// Whether "Water goal reached" went out.
+    public var notifiedWaterGoal: Bool
+    /// Why it did not, when it should have: one line for stderr.
+    public var warning: String?
+}
+
+/// The daily intake log: drinks, meals and snacks against the day's goals, for one command.
+public struct IntakeLog: Sendable {
+    public let database: AppDatabase
+    public let sink: any NotificationSink
+    public let settings: Settings
+    public let now: Date
+    public let calendar: Calendar
+    public let statusBar: any StatusBar
+
+    public init(
+        database: AppDatabase, sink: any NotificationSink, settings: Settings, now: Date, calendar: Calendar,
+        statusBar: any StatusBar
+    ) {
+        self.database = database
+        self.sink = sink
+        self.settings = settings
+        self.now = now
+        self.calendar = calendar
+        self.statusBar = statusBar
+    }
+
+    /// Logs water (or, with `beverage`, another drink) of `millilitres`.
+    public func drink(
+        _ millilitres: Int, beverage: Bool = false, calories: Int = 0, at date: Date, note: String? = nil
+    ) throws -> IntakeOutcome {
+        try log(
+            IntakeEvent(
+                kind: beverage ? .beverage : .water, date: date, volume: millilitres, calories: calories, note: note))
+    }
+
+    /// Logs a meal or a snack; without `calories`, it counts the configured `meal_calories` or `snack_calories`.
+    public func eat(_ kind: IntakeKind, calories: Int? = nil, at date: Date, note: String? = nil) throws -> IntakeOutcome {
+        precondition(!kind.isDrink, "eat takes a meal or a snack")
+        let counted = calories ?? (kind == .meal ? settings.intake.mealCalories : settings.intake.snackCalories)
+        return try log(IntakeEvent(kind: kind, date: date, calories: counted, note: note))
+    }
+
+    /// Removes one event; the day's totals are those after it.
+    public func remove(id: Int64) throws -> IntakeOutcome {
+        let event = try database.removeIntake(id: id)
+        statusBar.refresh()
+        return IntakeOutcome(
+            event: event, day: try day(containing: event.date), notifiedWaterGoal: false, warning: nil)
+    }
+
+    /// The totals of the local day of `date`.
+    public func day(containing date: Date) throws -> IntakeDay {
+        try database.intakeDay(containing: date, goals: settings.intake, calendar: calendar)
+    }
+
+    /// The events of the last `days` local days (today included), newest first.
+    public func events(days: Int) throws -> [IntakeEvent] {
+        let today = calendar.startOfDay(for: now)
+        let start = calendar.date(byAdding: .day, value: -(days - 1), to: today.addingTimeInterval(3600))
+            .map { calendar.startOfDay(for: $0) } ?? today
+        return try database.intakeEvents(from: start, to: .distantFuture)
+    }
+
+    func log(_ event: IntakeEvent) throws -> IntakeOutcome {
+        let notify = settings.notifications.enabled && settings.intakeGoalNotifications
+        let change = try database.addIntake(
+            event, goals: settings.intake, notify: notify, now: now, calendar: calendar)
+        statusBar.refresh()
+        var outcome = IntakeOutcome(event: change.event, day: change.day, notifiedWaterGoal: false, warning: nil)
+        guard let claim = change.waterGoalClaim else { return outcome }
+        do {
+            _ = try sink.post(.waterGoalReached(change.day))
+            try database.markClaim(claim, sent: true)
+            outcome.notifiedWaterGoal = true
+        } catch {
+            // Given back, so that the next drink that crosses the goal today tries again.
+            try? database.unclaim(claim)
+            outcome.warning = "notification not shown (\(error.localizedDescription)); the drink was logged"
+        }
+        return outcome
+    }
+}

@@ -74,6 +74,12 @@ struct Runtime {
             statusBar: WaybarRefresh(offset: settings.widgetSignal))
     }
 
+    func intakeLog(_ settings: Settings) throws -> IntakeLog {
+        IntakeLog(
+            database: try database(), sink: sink(), settings: settings, now: now, calendar: calendar,
+            statusBar: WaybarRefresh(offset: settings.widgetSignal))
+    }
+
     func eventRunner() throws -> EventRunner {
         eventRunner(database: try database(), sink: sink(), settings: try settings(), calendar: calendar)
     }

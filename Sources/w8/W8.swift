@@ -23,7 +23,7 @@ struct W8: ParsableCommand {
         version: version,
         subcommands: [
             Add.self, Goal.self, Status.self, Log.self, Edit.self, Remove.self, Milestones.self, Config.self, Summary.self,
-            Widget.self, Chart.self, Export.self, Import.self, Schedule.self, Daemon.self, Systemd.self, Doctor.self, NotifyTest.self,
+            Drink.self, Eat.self, Today.self, Intake.self, Widget.self, Chart.self, Export.self, Import.self, Schedule.self, Daemon.self, Systemd.self, Doctor.self, NotifyTest.self,
         ]
     )
 
@@ -39,15 +39,22 @@ struct W8: ParsableCommand {
     }
 
     /// Moves a negative number such as `-5` behind `--`, so that it reaches validation as a bad weight
-    /// instead of being taken for an unknown option.
+    /// instead of being taken for an unknown option. After an option that takes one (`--calories -1`), it stays
+    /// that option's value, to be refused with the value named.
     static func arguments(_ args: ArraySlice<String>) -> [String] {
         var args = Array(args)
         guard !args.contains("--"),
-            let index = args.firstIndex(where: { $0.wholeMatch(of: #/-[0-9][0-9.,]*[A-Za-z]*/#) != nil })
+            let index = args.indices.first(where: { index in
+                args[index].wholeMatch(of: #/-[0-9][0-9.,]*[A-Za-z]*/#) != nil
+                    && (index == 0 || !negativeValueOptions.contains(args[index - 1]))
+            })
         else { return args }
         let negative = args.remove(at: index)
         return args + ["--", negative]
     }
+
+    /// Options whose value may look like a negative number, and is read unconditionally.
+    static let negativeValueOptions: Set<String> = ["--calories"]
 
     static func fail(_ error: Error) -> Never {
         let code: Int32

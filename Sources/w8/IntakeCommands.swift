@@ -1,0 +1,138 @@
+import ArgumentParser
+import Foundation
+import W8App
+import W8Core
+
+/// The options every intake command that logs takes.
+struct IntakeOptions: ParsableArguments {
+    @Option(parsing: .unconditional, help: "Kilocalories, 0 to 10000.")
+    var calories: String?
+
+    @Option(help: "When: YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS] or ISO 8601 with offset (default: now).")
+    var date: String?
+
+    @Option(help: "A note, up to 500 characters.")
+    var note: String?
+
+    @OptionGroup var output: OutputOptions
+}
+
+extension W8 {
+    struct Drink: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Log a drink: water, or with --beverage another drink. Prints the day's water against the goal.",
+            discussion: """
+                AMOUNT is 250, 250ml, 0.5l, 12oz (US fluid ounces), cup, bottle or 2cups (intake.cup_ml and \
+                intake.bottle_ml); one drink is at most 5 l. Reaching intake.water_goal_ml posts "Water goal \
+                reached" once a day. Examples: w8 drink · w8 drink bottle · w8 drink 330ml --beverage --calories 140
+                """)
+
+        @Argument(help: "How much; one cup if left out.")
+        var amount: String = "cup"
+
+        @Flag(help: "Another drink than water (coffee, tea, juice).")
+        var beverage = false
+
+        @OptionGroup var options: IntakeOptions
+
+        func run() throws {
+            let runtime = Runtime()
+            let settings = try runtime.settings()
+            let millilitres = try IntakeInput.drink(amount, settings: settings.intake)
+            let calories = try options.calories.map(IntakeInput.calories) ?? 0
+            let outcome = try runtime.intakeLog(settings).drink(
+                millilitres, beverage: beverage, calories: calories, at: try runtime.parseDate(options.date),
+                note: try WeightInput.note(options.note))
+            if let warning = outcome.warning { warn(warning) }
+            show(runtime.presenter(settings).intakeChange(outcome, verb: "Logged", json: options.output.json))
+        }
+    }
+
+    struct Eat: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Log a meal or a snack.",
+            discussion: """
+                Without --calories, a meal counts intake.meal_calories and a snack intake.snack_calories (0 counts \
+                none). Examples: w8 eat meal · w8 eat snack --calories 150 --note apple
+                """)
+
+        @Argument(help: "meal or snack.")
+        var what: String
+
+        @OptionGroup var options: IntakeOptions
+
+        func run() throws {
+            let runtime = Runtime()
+            let settings = try runtime.settings()
+            let kind = try IntakeInput.food(what)
+            let calories = try options.calories.map(IntakeInput.calories)
+            let outcome = try runtime.intakeLog(settings).eat(
+                kind, calories: calories, at: try runtime.parseDate(options.date), note: try WeightInput.note(options.note))
+            show(runtime.presenter(settings).intakeChange(outcome, verb: "Logged", json: options.output.json))
+        }
+    }
+
+    struct Today: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show a day's water, drinks, meals, snacks and calories against your daily goals.",
+            discussion: "Example: w8 today · w8 today --date 2026-11-20 --json")
+
+        @Option(help: "The day: YYYY-MM-DD (default: today).")
+        var date: String?
+
+        @OptionGroup var output: OutputOptions
+
+        func run() throws {
+            let runtime = Runtime()
+            let settings = try runtime.settings()
+            let day = try runtime.intakeLog(settings).day(containing: try runtime.parseDate(date))
+            show(runtime.presenter(settings).today(day, json: output.json))
+        }
+    }
+
+    struct Intake: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List the drinks, meals and snacks you logged, or remove one.",
+            discussion: "Examples: w8 intake · w8 intake --days 7 --json · w8 intake rm 12",
+            subcommands: [List.self, Remove.self], defaultSubcommand: List.self)
+    }
+}
+
+extension W8.Intake {
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the events, newest first, with ids.")
+
+        @Option(help: "How many days back, today included: 1 or more.")
+        var days = 1
+
+        @OptionGroup var output: OutputOptions
+
+        func validate() throws {
+            if days < 1 { throw ValidationError("--days '\(days)' must be 1 or more") }
+        }
+
+        func run() throws {
+            let runtime = Runtime()
+            let settings = try runtime.settings()
+            let events = try runtime.intakeLog(settings).events(days: days)
+            show(runtime.presenter(settings).intake(events, unit: settings.intake.volumeUnit, json: output.json))
+        }
+    }
+
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "rm", abstract: "Remove a logged drink, meal or snack.", discussion: "Example: w8 intake rm 12")
+
+        @Argument(help: "The event's id, as 'w8 intake' shows it.")
+        var id: Int64
+
+        @OptionGroup var output: OutputOptions
+
+        func run() throws {
+            let runtime = Runtime()
+            let settings = try runtime.settings()
+            let outcome = try runtime.intakeLog(settings).remove(id: id)
+            show(runtime.presenter(settings).intakeChange(outcome, verb: "Removed", json: output.json))
+        }
+    }
+}

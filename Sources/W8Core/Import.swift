@@ -441,6 +441,8 @@ public enum ImportDates {
             return try DateInput.parse(iso, now: options.now, calendar: options.calendar)
         } catch W8CoreError.dateInFuture {
             throw W8CoreError.dateInFuture(original)
+        } catch W8CoreError.dateTooEarly {
+            throw W8CoreError.dateTooEarly(original)
         } catch {
             throw W8CoreError.dateInvalid(original)
         }

@@ -11,6 +11,7 @@ public enum W8CoreError: Error, LocalizedError, Equatable, Sendable {
     case noteTooLong(Int)
     case dateInvalid(String)
     case dateInFuture(String)
+    case dateTooEarly(String)
     case goalOutOfRange(String, WeightUnit)
     case unknownSetting(String)
     case invalidSettingValue(key: String, value: String, expected: String)
@@ -45,6 +46,8 @@ public enum W8CoreError: Error, LocalizedError, Equatable, Sendable {
             "date '\(text)' is not a date; use YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS] or ISO 8601 with an offset"
         case .dateInFuture(let text):
             "date '\(text)' is in the future"
+        case .dateTooEarly(let text):
+            "date '\(text)' is before \(DateInput.earliestYear); check the year"
         case .goalOutOfRange(let text, let unit):
             "goal '\(text)' is outside the range \(WeightInput.rangeText(unit))"
         case .unknownSetting(let key):

@@ -219,6 +219,15 @@ import W8TestSupport
         }
     }
 
+    @Test func datesBefore1900AreRefusedAsWritten() {
+        #expect(throws: W8CoreError.dateTooEarly("01.01.1800 07:30")) {
+            try ImportDates.parse("01.01.1800 07:30", pattern: nil, options: Self.options)
+        }
+        #expect(throws: W8CoreError.dateTooEarly("12/31/1899")) {
+            try ImportDates.parse("12/31/1899", pattern: try DatePattern("MM/DD/YYYY"), options: Self.options)
+        }
+    }
+
     @Test(arguments: ["MM/DD", "YYYY-MM-DD-DD", "dd.mm.yyyy", "YYYYMMDDx", ""])
     func badPatternsAreRefused(text: String) {
         #expect(throws: W8CoreError.datePatternInvalid(text)) { try DatePattern(text) }

@@ -24,6 +24,8 @@ public enum W8CoreError: Error, LocalizedError, Equatable, Sendable {
     case importColumnMissing(column: String, format: String)
     case importFieldMissing(String)
     case importUnitConflict(file: WeightUnit, option: WeightUnit)
+    case importFieldCount(found: Int, expected: Int, separator: Character)
+    case importFlagInvalid(column: String, value: String)
     case backupInvalid(String)
 
     public var errorDescription: String? {
@@ -71,6 +73,13 @@ public enum W8CoreError: Error, LocalizedError, Equatable, Sendable {
             "the header has no '\(column)' column, which --format \(format) needs"
         case .importFieldMissing(let column):
             "no \(column)"
+        case .importFieldCount(let found, let expected, ","):
+            "\(found) fields where the header has \(expected), and reading the extra commas as decimal commas "
+                + "(194,2 for 194.2) does not explain them in one way; quote values that hold a comma"
+        case .importFieldCount(let found, let expected, let separator):
+            "\(found) fields where the header has \(expected); quote values that hold a '\(separator)'"
+        case .importFlagInvalid(let column, let value):
+            "\(column) is '\(value)'; TrendWeight writes Yes or No"
         case .backupInvalid(let reason):
             "not a W8Trackr backup that can be restored: \(reason)"
         case .importUnitConflict(let file, let option):

@@ -300,6 +300,7 @@ struct ImportLayout: Sendable {
 
     /// Libra's columns up to version 5; version 6 adds `muscle mass;muscle mass trend` before `log`.
     static let libraColumns = ["date", "weight", "weight trend", "body fat", "body fat trend", "log"]
+    static let libra6Columns = Array(libraColumns.dropLast()) + ["muscle mass", "muscle mass trend", "log"]
     static let trendweightRawColumns: Set<String> = ["date", "time", "weight", "body fat %"]
     static let trendweightComputedColumns: Set<String> = ["actual weight", "weight is interpolated"]
 
@@ -314,7 +315,7 @@ struct ImportLayout: Sendable {
         let raw = fields(prefix.first, separator: separator(prefix.first))
         let header = raw.map { $0.lowercased() }
         if header.starts(with: ["id", "date", "weight", "unit"]) { return .w8CSV }
-        if !trendweightComputedColumns.isDisjoint(with: header) || trendweightRawColumns.isSubset(of: header) {
+        if trendweightComputedColumns.isSubset(of: header) || trendweightRawColumns.isSubset(of: header) {
             return .trendweight
         }
         if header.contains("datetime"), header.contains("weight") { return .openscale }
@@ -382,7 +383,11 @@ struct ImportLayout: Sendable {
             } else if ImportLayout.isLibraHeader(prefix.first) {
                 header = ImportLayout.names(prefix.first, separator: separator)
             } else {
-                (header, headerLine) = (ImportLayout.libraColumns, nil)
+                // No header: the columns of the version the file names, else version 5's.
+                let six = prefix.comments.contains {
+                    $0.lowercased().filter { $0 != " " }.hasPrefix("version:6")
+                }
+                (header, headerLine) = (six ? ImportLayout.libra6Columns : ImportLayout.libraColumns, nil)
             }
         }
         columnCount = header.count

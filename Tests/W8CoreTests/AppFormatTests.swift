@@ -248,6 +248,20 @@ struct AppExport: Sendable, CustomTestStringConvertible {
         ])
     }
 
+    // Without the header comment, the columns are those of the version the file names.
+    @Test(arguments: [
+        ("#Version: 6\n#Units: kg\n", "2023-10-17T05:07:48.000Z;69.8;70.3;11.1;11.1;55.7;56.2;slept badly\n"),
+        ("#Version:5\n#Units:kg\n", "2023-10-17T05:07:48.000Z;69.8;70.3;11.1;11.1;slept badly\n"),
+    ])
+    func aFileWithoutItsHeaderCommentUsesItsVersionsColumns(head: String, row: String) throws {
+        let rows = try DelimitedImportTests.rows(head + row).1
+        #expect(DelimitedImportTests.entries(rows) == [
+            WeightEntry(
+                weight: Weight(69.8, .kg), date: ISO8601DateFormatter().date(from: "2023-10-17T05:07:48Z")!,
+                note: "slept badly", bodyFatPercent: 11.1)
+        ])
+    }
+
     // A placeholder with a note or body fat of its own is not dropped: both rows are kept.
     @Test func aPlaceholderWithSomethingOfItsOwnIsKept() throws {
         let text = "#Units:kg\n#date;weight;weight trend;body fat;body fat trend;log\n"

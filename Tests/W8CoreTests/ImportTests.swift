@@ -111,6 +111,13 @@ import W8TestSupport
         #expect(try Self.rows(text).0 == format)
     }
 
+    // A generic column named like one of TrendWeight's does not make the file TrendWeight's.
+    @Test func oneTrendWeightLikeColumnIsStillGeneric() throws {
+        let (format, rows) = try Self.rows("Date,Actual Weight\n2024-03-26,182.4\n")
+        #expect(format == .generic)
+        #expect(Self.entries(rows) == [WeightEntry(weight: Weight(182.4, .lb), date: Self.date("2024-03-26"))])
+    }
+
     @Test func anUnknownHeaderIsRefusedWithTheLineQuoted() {
         #expect(throws: W8CoreError.importFormatUnknown("name,height")) { try Self.rows("name,height\nx,1\n") }
     }

@@ -28,7 +28,7 @@ import W8TestSupport
     }
 
     // Each row: fixture, format name shown, rows, and the oldest entry as `w8 log --json` shows it (entered weight
-    // and unit, date in Europe/Berlin, note, body fat). Every row of the app fixtures: AppFormatCLITests.
+    // and unit, date in Europe/Berlin, note, body fat). Every row of the app fixtures: AppImportCLITests.
     static let formats: [(String, String, Int, Double, String, String, String?, Double?)] = [
         ("openscale-2.csv", "openScale 2.x CSV", 3, 81.3, "kg", "2021-04-18T11:51:00+02:00", nil, 23.4),
         ("openscale-3-lb.csv", "openScale 3.x CSV", 3, 183.6, "lb", "2026-05-31T22:10:44+02:00", nil, nil),

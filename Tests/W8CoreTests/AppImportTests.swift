@@ -26,7 +26,7 @@ struct AppExport: Sendable, CustomTestStringConvertible {
 
     /// The rows of `text` read as `w8 import` reads them, sorted by line, with the format found.
     func read(_ text: String, chunk: Int = .max) throws -> (DelimitedImport, [ImportRow]) {
-        let options = ImportOptions(preferredUnit: preferred, now: AppFormatTests.now, calendar: AppFormatTests.berlin)
+        let options = ImportOptions(preferredUnit: preferred, now: AppImportTests.now, calendar: AppImportTests.berlin)
         var reader = DelimitedImport(format: nil, options: options)
         let bytes = Array(text.utf8)
         var rows: [ImportRow] = []
@@ -37,11 +37,11 @@ struct AppExport: Sendable, CustomTestStringConvertible {
             start = end
         }
         rows += try reader.finish()
-        return (reader, rows.sorted { AppFormatTests.line($0) < AppFormatTests.line($1) })
+        return (reader, rows.sorted { AppImportTests.line($0) < AppImportTests.line($1) })
     }
 }
 
-@Suite struct AppFormatTests {
+@Suite struct AppImportTests {
     static let berlin = PinnedCalendar.berlin
     static let now = ISO8601DateFormatter().date(from: "2026-11-21T12:00:00Z")!
 
@@ -181,7 +181,7 @@ struct AppExport: Sendable, CustomTestStringConvertible {
 
     // TrendWeight's German download: each cell rebuilt, never 194 lb with 2 % body fat.
     @Test func aGermanDownloadIsNeverShifted() throws {
-        let german = AppFormatTests.exports.first { $0.fixture == "trendweight-computed-de.csv" }!
+        let german = AppImportTests.exports.first { $0.fixture == "trendweight-computed-de.csv" }!
         let entries = try german.read(try german.text()).1.compactMap { row -> WeightEntry? in
             if case .entry(_, let e) = row { e } else { nil }
         }
@@ -190,7 +190,7 @@ struct AppExport: Sendable, CustomTestStringConvertible {
     }
 }
 
-@Suite struct DecimalCommaTests {
+@Suite struct DecimalCommaImportTests {
     static let options = DelimitedImportTests.options()
 
     static func rows(_ text: String) throws -> [ImportRow] { try DelimitedImportTests.rows(text).1 }
@@ -233,7 +233,7 @@ struct AppExport: Sendable, CustomTestStringConvertible {
     }
 }
 
-@Suite struct LibraFormatTests {
+@Suite struct LibraImportTests {
     // Libra writes UTC with `Z`; the fraction may have any number of digits, or none.
     @Test(arguments: ["2023-10-16T05:19:20Z", "2023-10-16T05:19:20.5Z", "2023-10-16T05:19:20.000Z",
         "2023-10-16T05:19:20.000000Z"])

@@ -262,11 +262,12 @@ struct AppImport: Sendable, CustomTestStringConvertible {
         let result = try w8.run("import", file)
         #expect(result.status == 65)
         #expect(result.stdout.isEmpty)
-        #expect(result.stderrLines == [
-            "w8: \(file):8: 10 fields where the header has 7, and reading the extra commas as decimal commas "
-                + "(194,2 for 194.2) does not explain them in one way; quote values that hold a comma",
-            "w8: nothing imported: 1 bad row in \(file); fix it or give --skip-invalid",
-        ])
+        #expect(
+            result.stderrLines == [
+                "w8: \(file):8: 10 fields where the header has 7, and reading the extra commas as decimal commas "
+                    + "(194,2 for 194.2) does not explain them in one way; quote values that hold a comma",
+                "w8: nothing imported: 1 bad row in \(file); fix it or give --skip-invalid",
+            ])
         #expect(try ImportExportTests.dump(w8) == before)
     }
 
@@ -279,10 +280,11 @@ struct AppImport: Sendable, CustomTestStringConvertible {
         try "date,weight\n2024-01-01,180\n1800-01-01,181\n".write(toFile: file, atomically: true, encoding: .utf8)
         let result = try w8.run("import", file)
         #expect(result.status == 65)
-        #expect(result.stderrLines == [
-            "w8: \(file):3: date '1800-01-01' is before 1900; check the year",
-            "w8: nothing imported: 1 bad row in \(file); fix it or give --skip-invalid",
-        ])
+        #expect(
+            result.stderrLines == [
+                "w8: \(file):3: date '1800-01-01' is before 1900; check the year",
+                "w8: nothing imported: 1 bad row in \(file); fix it or give --skip-invalid",
+            ])
         #expect(try ImportExportTests.dump(w8) == before)
     }
 
@@ -303,21 +305,25 @@ struct AppImport: Sendable, CustomTestStringConvertible {
     @Test func theSummaryListsWhatIsNoWeighIn() throws {
         let w8 = try Self.sandbox("lb")
         let computed = try w8.run("import", ImportExportTests.fixture("trendweight-computed.csv"))
-        #expect(Array(computed.stdout.split(separator: "\n").map(String.init).dropFirst().prefix(2)) == [
-            "Imported: 7 added, 0 already present, 8 skipped.",
-            "Skipped 8 interpolated days (TrendWeight computed their weights between weigh-ins): lines 3, 5, 6, 7, 10, "
-                + "11, 13 and 14.",
-        ])
+        #expect(
+            Array(computed.stdout.split(separator: "\n").map(String.init).dropFirst().prefix(2)) == [
+                "Imported: 7 added, 0 already present, 8 skipped.",
+                "Skipped 8 interpolated days (TrendWeight computed their weights between weigh-ins): lines 3, 5, 6, 7, 10, "
+                    + "11, 13 and 14.",
+            ])
         let libra = try w8.run("import", ImportExportTests.fixture("libra-placeholders.csv"))
-        #expect(Array(libra.stdout.split(separator: "\n").map(String.init).dropFirst().prefix(2)) == [
-            "Imported: 7 added, 0 already present, 3 skipped.",
-            "Skipped 3 midnight placeholders repeating a weigh-in later the same day: lines 5, 8 and 13.",
-        ])
+        #expect(
+            Array(libra.stdout.split(separator: "\n").map(String.init).dropFirst().prefix(2)) == [
+                "Imported: 7 added, 0 already present, 3 skipped.",
+                "Skipped 3 midnight placeholders repeating a weigh-in later the same day: lines 5, 8 and 13.",
+            ])
         // --unit is said as the unit read.
         let pounds = try Self.sandbox("kg")
         let file = ImportExportTests.fixture("openscale-3-lb.csv")
         let told = try pounds.run("import", "--dry-run", "--unit", "lb", file)
-        #expect(told.stdout.hasPrefix(
-            "Read \(file) as openScale 3.x CSV, detected from its first lines; weights read as lb, as --unit says.\n"))
+        #expect(
+            told.stdout.hasPrefix(
+                "Read \(file) as openScale 3.x CSV, detected from its first lines; weights read as lb, as --unit says.\n"
+            ))
     }
 }

@@ -33,8 +33,10 @@ import W8TestSupport
         ("openscale-2.csv", "openScale 2.x CSV", 3, 81.3, "kg", "2021-04-18T11:51:00+02:00", nil, 23.4),
         ("openscale-3-lb.csv", "openScale 3.x CSV", 3, 183.6, "lb", "2026-05-31T22:10:44+02:00", nil, nil),
         ("libra-v6.csv", "Libra export (version 6)", 4, 70.0, "kg", "2023-10-16T07:19:20+02:00", nil, 11.0),
-        ("trendweight-raw.csv", "TrendWeight export (raw view)", 8, 194.2, "lb", "2025-03-01T07:12:00+01:00", nil,
-         22.1),
+        (
+            "trendweight-raw.csv", "TrendWeight export (raw view)", 8, 194.2, "lb", "2025-03-01T07:12:00+01:00", nil,
+            22.1
+        ),
         ("generic.csv", "date,weight CSV", 3, 82.5, "lb", "2024-03-26T00:00:00+01:00", nil, nil),
         ("generic-semicolon.csv", "date,weight CSV", 3, 82.5, "kg", "2024-03-26T00:00:00+01:00", nil, nil),
     ]

@@ -198,11 +198,13 @@ struct AppExport: Sendable, CustomTestStringConvertible {
     @Test func aRawViewRowIsRebuilt() throws {
         let rows = try Self.rows(
             "Date,Time,Weight,Body Fat %\n2025-03-01,07:12:00,194,2,22,1\n2025-03-02,07:05:00,193,9,\n")
-        #expect(DelimitedImportTests.entries(rows) == [
-            WeightEntry(
-                weight: Weight(194.2, .lb), date: DelimitedImportTests.date("2025-03-01T07:12"), bodyFatPercent: 22.1),
-            WeightEntry(weight: Weight(193.9, .lb), date: DelimitedImportTests.date("2025-03-02T07:05")),
-        ])
+        #expect(
+            DelimitedImportTests.entries(rows) == [
+                WeightEntry(
+                    weight: Weight(194.2, .lb), date: DelimitedImportTests.date("2025-03-01T07:12"),
+                    bodyFatPercent: 22.1),
+                WeightEntry(weight: Weight(193.9, .lb), date: DelimitedImportTests.date("2025-03-02T07:05")),
+            ])
     }
 
     // Two readings fit `82,5,22` under `date,weight,fat` (82.5 and 22, or 82 and 5.22): refused, not guessed.
@@ -215,13 +217,15 @@ struct AppExport: Sendable, CustomTestStringConvertible {
         let rows = try Self.rows(text)
         let reason = W8CoreError.importFieldCount(found: found, expected: expected, separator: ",").localizedDescription
         #expect(rows == [.invalid(line: 2, reason: reason)])
-        #expect(reason == "\(found) fields where the header has \(expected), and reading the extra commas as decimal "
-            + "commas (194,2 for 194.2) does not explain them in one way; quote values that hold a comma")
+        #expect(
+            reason == "\(found) fields where the header has \(expected), and reading the extra commas as decimal "
+                + "commas (194,2 for 194.2) does not explain them in one way; quote values that hold a comma")
     }
 
     @Test func aSemicolonFileWithExtraFieldsIsRefused() throws {
-        let rows = try Self.rows("#Units:kg\n#date;weight;weight trend;body fat;body fat trend;log\n"
-            + "2012-03-22T07:40:02.000Z;79,5;79,7;;;a; b\n")
+        let rows = try Self.rows(
+            "#Units:kg\n#date;weight;weight trend;body fat;body fat trend;log\n"
+                + "2012-03-22T07:40:02.000Z;79,5;79,7;;;a; b\n")
         #expect(rows == [.invalid(line: 3, reason: "7 fields where the header has 6; quote values that hold a ';'")])
     }
 
@@ -235,17 +239,21 @@ struct AppExport: Sendable, CustomTestStringConvertible {
 
 @Suite struct LibraImportTests {
     // Libra writes UTC with `Z`; the fraction may have any number of digits, or none.
-    @Test(arguments: ["2023-10-16T05:19:20Z", "2023-10-16T05:19:20.5Z", "2023-10-16T05:19:20.000Z",
-        "2023-10-16T05:19:20.000000Z"])
+    @Test(arguments: [
+        "2023-10-16T05:19:20Z", "2023-10-16T05:19:20.5Z", "2023-10-16T05:19:20.000Z",
+        "2023-10-16T05:19:20.000000Z",
+    ])
     func datesAreUTCWithAnyFraction(date: String) throws {
-        let text = "#Version: 6\n#Units: kg\n\n#date;weight;weight trend;body fat;body fat trend;muscle mass;"
+        let text =
+            "#Version: 6\n#Units: kg\n\n#date;weight;weight trend;body fat;body fat trend;muscle mass;"
             + "muscle mass trend;log\n\(date);70.0;70.4;11.0;11.1;56.0;56.3;a note\n"
         let rows = try DelimitedImportTests.rows(text).1
         let second = ISO8601DateFormatter().date(from: "2023-10-16T05:19:20Z")!
         let expected = second.addingTimeInterval(date.contains(".5Z") ? 0.5 : 0)
-        #expect(DelimitedImportTests.entries(rows) == [
-            WeightEntry(weight: Weight(70.0, .kg), date: expected, note: "a note", bodyFatPercent: 11.0)
-        ])
+        #expect(
+            DelimitedImportTests.entries(rows) == [
+                WeightEntry(weight: Weight(70.0, .kg), date: expected, note: "a note", bodyFatPercent: 11.0)
+            ])
     }
 
     // Without the header comment, the columns are those of the version the file names.
@@ -255,16 +263,18 @@ struct AppExport: Sendable, CustomTestStringConvertible {
     ])
     func aFileWithoutItsHeaderCommentUsesItsVersionsColumns(head: String, row: String) throws {
         let rows = try DelimitedImportTests.rows(head + row).1
-        #expect(DelimitedImportTests.entries(rows) == [
-            WeightEntry(
-                weight: Weight(69.8, .kg), date: ISO8601DateFormatter().date(from: "2023-10-17T05:07:48Z")!,
-                note: "slept badly", bodyFatPercent: 11.1)
-        ])
+        #expect(
+            DelimitedImportTests.entries(rows) == [
+                WeightEntry(
+                    weight: Weight(69.8, .kg), date: ISO8601DateFormatter().date(from: "2023-10-17T05:07:48Z")!,
+                    note: "slept badly", bodyFatPercent: 11.1)
+            ])
     }
 
     // A placeholder with a note or body fat of its own is not dropped: both rows are kept.
     @Test func aPlaceholderWithSomethingOfItsOwnIsKept() throws {
-        let text = "#Units:kg\n#date;weight;weight trend;body fat;body fat trend;log\n"
+        let text =
+            "#Units:kg\n#date;weight;weight trend;body fat;body fat trend;log\n"
             + "2014-01-13T23:00:00.000Z;84.2;84.2;;;sick\n2014-01-14T06:31:12.000Z;84.2;84.2;;;\n"
         let rows = try DelimitedImportTests.rows(text).1
         #expect(rows.count == 2)
@@ -273,7 +283,8 @@ struct AppExport: Sendable, CustomTestStringConvertible {
 
     // The placeholder may come after the weigh-in it repeats.
     @Test func aPlaceholderAfterItsWeighInIsSkipped() throws {
-        let text = "#Units:kg\n#date;weight;weight trend;body fat;body fat trend;log\n"
+        let text =
+            "#Units:kg\n#date;weight;weight trend;body fat;body fat trend;log\n"
             + "2014-01-14T06:31:12.000Z;84.2;84.2;;;\n2014-01-13T23:00:00.000Z;84.2;84.2;;;\n"
         let rows = try DelimitedImportTests.rows(text).1
         #expect(rows.count == 2)

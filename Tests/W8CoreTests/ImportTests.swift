@@ -101,8 +101,10 @@ import W8TestSupport
         ("DATE,TIME,WEIGHT,BMI,BODY_FAT,COMMENT\n", .openscale),
         ("#Version:6\n#Units:kg\n\n#date;weight;weight trend;body fat;body fat trend;log\n", .libra),
         ("Date,Time,Weight,Body Fat %\n", .trendweight),
-        ("Date,Actual Weight,Weight Is Interpolated,Trend Weight,Actual Fat %,Fat Is Interpolated,Trend Fat %\n",
-         .trendweight),
+        (
+            "Date,Actual Weight,Weight Is Interpolated,Trend Weight,Actual Fat %,Fat Is Interpolated,Trend Fat %\n",
+            .trendweight
+        ),
         ("DATE,TIME,BCM,BICEPS,BMI,COMMENT,WEIGHT\r\n", .openscale), ("#Version: 6\n#Units: kg\n", .libra),
         ("date,weight\n", .generic), ("Date;Weight (kg)\n", .generic), ("2024-03-26,82.5\n", .generic),
         ("26.03.2024;82,5\n", .generic),

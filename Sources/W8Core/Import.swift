@@ -45,10 +45,61 @@ public struct ImportOptions: Sendable {
     }
 }
 
-/// A data row of an import file: an entry validated as `w8 add` validates one, or why it is not one.
+/// A data row of an import file: an entry validated as `w8 add` validates one, a row that is no weigh-in, or why
+/// it is not one.
 public enum ImportRow: Sendable, Equatable {
     case entry(line: Int, WeightEntry)
     case invalid(line: Int, reason: String)
+    /// A well-formed row that is not a weigh-in of its own: counted as skipped, never written.
+    case skipped(line: Int, ImportSkip)
+}
+
+/// Why a well-formed row is not imported.
+public enum ImportSkip: Sendable, Equatable, Hashable {
+    /// A day of TrendWeight's computed view whose weight TrendWeight interpolated between two weigh-ins.
+    case interpolated
+    /// A Libra placeholder at local midnight repeating the weigh-in on `line`, later the same day.
+    case placeholder(of: Int)
+
+    /// Why, in words.
+    public var reason: String {
+        switch self {
+        case .interpolated: "an interpolated day: TrendWeight computed this weight between two weigh-ins"
+        case .placeholder(let line): "a midnight placeholder: line \(line) holds the same weigh-in later that day"
+        }
+    }
+}
+
+/// Where the unit of weights written without one comes from, so that the summary can say which was assumed.
+public enum ImportUnitSource: Sendable, Equatable {
+    /// Each row names its unit (the W8Trackr CSV).
+    case rows
+    /// `--unit`.
+    case option(WeightUnit)
+    /// The file says so: Libra's `#Units:`, a header such as `Weight (kg)`.
+    case file(WeightUnit)
+    /// The app never writes another unit (openScale 2.x: kg).
+    case app(WeightUnit)
+    /// The app's default when the file does not say (Libra without `#Units:`).
+    case appDefault(WeightUnit)
+    /// Nothing says: the preferred unit is assumed.
+    case preferred(WeightUnit)
+
+    /// The unit; nil when the rows carry theirs.
+    public var unit: WeightUnit? {
+        switch self {
+        case .rows: nil
+        case .option(let u), .file(let u), .app(let u), .appDefault(let u), .preferred(let u): u
+        }
+    }
+
+    /// Whether the unit is a guess that `--unit` may have to correct.
+    public var isAssumed: Bool {
+        switch self {
+        case .appDefault, .preferred: true
+        case .rows, .option, .file, .app: false
+        }
+    }
 }
 
 /// Reads the delimited formats (everything but the JSON backup) as bytes arrive: it finds the format from the
@@ -63,6 +114,7 @@ public struct DelimitedImport: Sendable {
     private var held: [UInt8] = []
     private var reader: CSVReader?
     private var layout: ImportLayout?
+    private var placeholders: MidnightPlaceholders?
     /// The maximum held back while looking for the header: comment lines before it are short.
     static let headerSearchLimit = 64 * 1024
 
@@ -73,6 +125,12 @@ public struct DelimitedImport: Sendable {
         self.detecting = format == nil
         self.options = options
     }
+
+    /// The format and its version or view, such as `TrendWeight export (computed view)`, once the header is read.
+    public var formatName: String? { layout?.name ?? format?.displayName }
+
+    /// Where the unit of weights without one comes from, once the header is read.
+    public var unitSource: ImportUnitSource? { layout?.unitSource(options) }
 
     /// The rows completed by `bytes`.
     public mutating func feed(_ bytes: some Collection<UInt8>) throws -> [ImportRow] {
@@ -94,7 +152,8 @@ public struct DelimitedImport: Sendable {
             guard let prefix = HeaderPrefix(held, complete: true) else { return [] }  // nothing but blanks
             rows = try start(prefix)
         }
-        return rows + self.rows(reader!.finish())
+        rows += self.rows(reader!.finish())
+        return rows + (placeholders?.finish() ?? [])
     }
 
     private mutating func start(_ prefix: HeaderPrefix) throws -> [ImportRow] {
@@ -102,6 +161,7 @@ public struct DelimitedImport: Sendable {
         format = chosen
         let layout = try ImportLayout(format: chosen, prefix: prefix, options: options)
         self.layout = layout
+        if chosen == .libra { placeholders = MidnightPlaceholders(calendar: options.calendar) }
         reader = CSVReader(separator: layout.separator, comment: chosen == .libra ? UInt8(ascii: "#") : nil)
         let bytes = held
         held = []
@@ -112,15 +172,67 @@ public struct DelimitedImport: Sendable {
         guard let layout else { return [] }
         var rows: [ImportRow] = []
         rows.reserveCapacity(records.count)
-        for record in records {
-            if record.line == layout.headerLine { continue }
-            do {
-                rows.append(.entry(line: record.line, try layout.entry(record.fields, options: options)))
-            } catch {
-                rows.append(.invalid(line: record.line, reason: error.localizedDescription))
+        for record in records where record.line != layout.headerLine {
+            let row = layout.row(record, options: options)
+            if placeholders != nil {
+                rows += placeholders!.take(row)
+            } else {
+                rows.append(row)
             }
         }
         return rows
+    }
+}
+
+/// Older Libra databases hold many weigh-ins twice: a placeholder at local midnight and the real weigh-in, with
+/// the same weight, later the same day. The placeholder is skipped when the real one is in the file and the
+/// placeholder adds nothing to it (no other note or body fat); a midnight entry alone is a weigh-in.
+///
+/// Rows of one local day are compared as they stream by: a midnight row waits until its day has passed.
+struct MidnightPlaceholders: Sendable {
+    let calendar: Calendar
+    private var day: DateComponents?
+    /// The day's weigh-ins that are not at midnight.
+    private var seen: [(line: Int, entry: WeightEntry)] = []
+    /// The day's midnight row, not yet matched.
+    private var waiting: (line: Int, entry: WeightEntry)?
+
+    init(calendar: Calendar) { self.calendar = calendar }
+
+    mutating func take(_ row: ImportRow) -> [ImportRow] {
+        guard case .entry(let line, let entry) = row else { return [row] }
+        var out: [ImportRow] = []
+        let entryDay = calendar.dateComponents([.era, .year, .month, .day], from: entry.date)
+        if entryDay != day {
+            out += finish()
+            day = entryDay
+        }
+        if calendar.startOfDay(for: entry.date) == entry.date {
+            if let real = seen.first(where: { Self.repeats(entry, $0.entry) }) {
+                return out + [.skipped(line: line, .placeholder(of: real.line))]
+            }
+            if let earlier = waiting { out.append(.entry(line: earlier.line, earlier.entry)) }
+            waiting = (line, entry)
+            return out
+        }
+        if let placeholder = waiting, Self.repeats(placeholder.entry, entry) {
+            out.append(.skipped(line: placeholder.line, .placeholder(of: line)))
+            waiting = nil
+        }
+        seen.append((line, entry))
+        return out + [row]
+    }
+
+    /// The midnight row still waiting: no weigh-in of its day repeated it.
+    mutating func finish() -> [ImportRow] {
+        defer { (waiting, seen, day) = (nil, [], nil) }
+        return waiting.map { [.entry(line: $0.line, $0.entry)] } ?? []
+    }
+
+    /// Whether `placeholder` is `real` again with nothing of its own.
+    static func repeats(_ placeholder: WeightEntry, _ real: WeightEntry) -> Bool {
+        placeholder.weight == real.weight && (placeholder.note == nil || placeholder.note == real.note)
+            && (placeholder.bodyFatPercent == nil || placeholder.bodyFatPercent == real.bodyFatPercent)
     }
 }
 
@@ -158,41 +270,57 @@ struct HeaderPrefix {
     }
 }
 
-/// Where a format keeps each value, found from its header.
+/// Where a format keeps each value, found from its header's names.
 struct ImportLayout: Sendable {
     var format: ImportFormat
+    /// The format with its version or view: `openScale 3.x CSV`, `TrendWeight export (computed view)`.
+    var name: String
     var separator: UInt8
     /// The header's line, skipped as data; nil when the file has none.
     var headerLine: Int?
     var date: Int
-    /// A separate time-of-day column (openScale 3.x, TrendWeight).
+    /// A separate time-of-day column (openScale 3.x, TrendWeight's raw view).
     var time: Int?
     var weight: Int
     /// The per-row unit column of the W8Trackr CSV.
     var unit: Int?
     var note: Int?
     var bodyFat: Int?
-    /// The unit the file declares (Libra's `#Units:`).
+    /// TrendWeight's computed view: `Yes` where the day's weight, or body fat, was interpolated.
+    var weightInterpolated: Int?
+    var fatInterpolated: Int?
+    /// The unit the file declares (Libra's `#Units:`, a generic header's `(kg)`).
     var declaredUnit: WeightUnit?
+    /// The unit the app writes when the file says none, and whether it never writes another.
+    var appUnit: (unit: WeightUnit, always: Bool)?
     /// Zero in a body-fat column means "not measured" (openScale, Libra, TrendWeight).
     var zeroFatIsMissing: Bool
+    /// The header's number of fields: a row with more is rebuilt or refused, never read shifted.
     var columnCount: Int
 
+    /// Libra's columns up to version 5; version 6 adds `muscle mass;muscle mass trend` before `log`.
     static let libraColumns = ["date", "weight", "weight trend", "body fat", "body fat trend", "log"]
-    static let trendweightColumns: Set<String> = ["date", "time", "weight", "body fat %"]
+    static let libra6Columns = Array(libraColumns.dropLast()) + ["muscle mass", "muscle mass trend", "log"]
+    static let trendweightRawColumns: Set<String> = ["date", "time", "weight", "body fat %"]
+    static let trendweightComputedColumns: Set<String> = ["actual weight", "weight is interpolated"]
 
     /// The format a file's first lines show, or an error quoting the line that fits none.
     static func detect(_ prefix: HeaderPrefix, options: ImportOptions) throws -> ImportFormat {
-        if prefix.comments.contains(where: { $0.lowercased().hasPrefix("units:") || isLibraHeader($0) })
-            || isLibraHeader(prefix.first)
-        {
+        if prefix.comments.contains(where: {
+            let comment = $0.lowercased()
+            return comment.hasPrefix("units:") || comment.hasPrefix("version:") || isLibraHeader($0)
+        }) || isLibraHeader(prefix.first) {
             return .libra
         }
         let raw = fields(prefix.first, separator: separator(prefix.first))
         let header = raw.map { $0.lowercased() }
         if header.starts(with: ["id", "date", "weight", "unit"]) { return .w8CSV }
+        if trendweightComputedColumns.isSubset(of: header) || trendweightRawColumns.isSubset(of: header) {
+            return .trendweight
+        }
         if header.contains("datetime"), header.contains("weight") { return .openscale }
-        if Set(header) == trendweightColumns { return .trendweight }
+        // openScale 3.x: DATE and TIME, then one column per measurement type, whichever the app version has.
+        if raw.starts(with: ["DATE", "TIME"]) { return .openscale }
         if header.contains("date"), header.contains("time"), header.contains("weight") { return .openscale }
         if genericColumns(header) != nil { return .generic }
         // No header: a first line of date and weight is generic data.
@@ -204,7 +332,9 @@ struct ImportLayout: Sendable {
         throw W8CoreError.importFormatUnknown(prefix.first)
     }
 
-    static func isLibraHeader(_ line: String) -> Bool { line.lowercased().hasPrefix("date;weight;weight trend") }
+    static func isLibraHeader(_ line: String) -> Bool {
+        line.trimmingBlanks().lowercased().hasPrefix("date;weight;weight trend")
+    }
 
     /// `;` when the line has at least as many as commas, a tab when it has more tabs, else a comma.
     static func separator(_ line: String) -> UInt8 {
@@ -241,10 +371,28 @@ struct ImportLayout: Sendable {
 
     init(format: ImportFormat, prefix: HeaderPrefix, options: ImportOptions) throws {
         self.format = format
+        name = format.displayName
         separator = format == .libra ? UInt8(ascii: ";") : ImportLayout.separator(prefix.first)
-        let header = ImportLayout.names(prefix.first, separator: separator)
+        headerLine = prefix.firstLine
+        var header = ImportLayout.names(prefix.first, separator: separator)
+        if format == .libra {
+            // The header is a comment; a first line that is data is read as data.
+            if let comment = prefix.comments.last(where: ImportLayout.isLibraHeader) {
+                header = ImportLayout.names(comment, separator: separator)
+                headerLine = nil
+            } else if ImportLayout.isLibraHeader(prefix.first) {
+                header = ImportLayout.names(prefix.first, separator: separator)
+            } else {
+                // No header: the columns of the version the file names, else version 5's.
+                let six = prefix.comments.contains {
+                    $0.lowercased().filter { $0 != " " }.hasPrefix("version:6")
+                }
+                (header, headerLine) = (six ? ImportLayout.libra6Columns : ImportLayout.libraColumns, nil)
+            }
+        }
         columnCount = header.count
         zeroFatIsMissing = format != .w8CSV && format != .generic
+        (date, weight) = (0, 1)
         func column(_ names: String...) throws -> Int {
             guard let index = header.firstIndex(where: names.contains) else {
                 throw W8CoreError.importColumnMissing(column: names[0], format: format.rawValue)
@@ -252,29 +400,49 @@ struct ImportLayout: Sendable {
             return index
         }
         func optional(_ names: String...) -> Int? { header.firstIndex(where: names.contains) }
-        headerLine = prefix.firstLine
         switch format {
         case .w8CSV:
             (date, weight, unit) = (try column("date"), try column("weight"), try column("unit"))
             (note, bodyFat) = (optional("note"), optional("body_fat_percent"))
         case .openscale:
             if let dateTime = optional("datetime") {
+                // 2.x: weights are kept and written in kg, whatever the unit shown.
+                name = "openScale 2.x CSV"
                 date = dateTime
+                appUnit = (.kg, true)
+                (note, bodyFat) = (optional("comment"), optional("fat"))
             } else {
+                // 3.x: each type's values are written in the unit chosen for it in the app, which the file
+                // does not say.
+                name = "openScale 3.x CSV"
                 (date, time) = (try column("date"), try column("time"))
+                (note, bodyFat) = (optional("comment"), optional("body_fat"))
             }
             weight = try column("weight")
-            (note, bodyFat) = (optional("comment"), optional("fat", "body_fat"))
         case .trendweight:
-            (date, time, weight, bodyFat) = (try column("date"), try column("time"), try column("weight"), optional("body fat %"))
+            date = try column("date")
+            if let actual = optional("actual weight") {
+                name = "TrendWeight export (computed view)"
+                weight = actual
+                weightInterpolated = try column("weight is interpolated")
+                bodyFat = optional("actual fat %")
+                fatInterpolated = bodyFat == nil ? nil : try column("fat is interpolated")
+            } else {
+                name = "TrendWeight export (raw view)"
+                (time, weight, bodyFat) = (try column("time"), try column("weight"), optional("body fat %"))
+            }
         case .libra:
-            (date, weight, bodyFat, note) = (0, 1, 3, 5)
-            columnCount = ImportLayout.libraColumns.count
-            // The header is a comment; a first line that is data is read as data.
-            headerLine = ImportLayout.isLibraHeader(prefix.first) ? prefix.firstLine : nil
+            (date, weight) = (try column("date"), try column("weight"))
+            (bodyFat, note) = (optional("body fat"), optional("log"))
+            appUnit = (.kg, false)
             for comment in prefix.comments {
                 let parts = comment.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-                if parts.count == 2, parts[0].lowercased() == "units" { declaredUnit = try WeightInput.unit(parts[1]) }
+                guard parts.count == 2 else { continue }
+                switch parts[0].lowercased() {
+                case "units": declaredUnit = try WeightInput.unit(parts[1])
+                case "version": name = "Libra export (version \(parts[1]))"
+                default: break
+                }
             }
         case .generic:
             if let (d, w) = ImportLayout.genericColumns(header) {
@@ -298,11 +466,48 @@ struct ImportLayout: Sendable {
         }
     }
 
-    /// The unit of weights without one: `--unit`, else what the file says, else the format's own, else the
-    /// preferred unit.
-    func defaultUnit(_ options: ImportOptions) -> WeightUnit {
-        if let unit = options.unit ?? declaredUnit { return unit }
-        return format == .openscale || format == .libra ? .kg : options.preferredUnit
+    /// Where the unit of weights without one comes from: `--unit`, else what the file says, else the app's
+    /// own, else the preferred unit.
+    func unitSource(_ options: ImportOptions) -> ImportUnitSource {
+        if format == .w8CSV { return .rows }
+        if let unit = options.unit { return .option(unit) }
+        if let declaredUnit { return .file(declaredUnit) }
+        if let appUnit { return appUnit.always ? .app(appUnit.unit) : .appDefault(appUnit.unit) }
+        return .preferred(options.preferredUnit)
+    }
+
+    /// A record as an entry, a row that is no weigh-in, or the reason it cannot be read.
+    func row(_ record: CSVRecord, options: ImportOptions) -> ImportRow {
+        do {
+            let fields = try fitted(record.fields)
+            if let weightInterpolated, try ImportLayout.yes(fields, weightInterpolated, "Weight Is Interpolated") {
+                return .skipped(line: record.line, .interpolated)
+            }
+            return .entry(line: record.line, try entry(fields, options: options))
+        } catch {
+            return .invalid(line: record.line, reason: error.localizedDescription)
+        }
+    }
+
+    /// A computed-view flag: `Yes` or `No`.
+    static func yes(_ fields: [String], _ index: Int, _ column: String) throws -> Bool {
+        let text = index < fields.count ? fields[index] : ""
+        switch text.lowercased() {
+        case "yes": return true
+        case "no": return false
+        default: throw W8CoreError.importFlagInvalid(column: column, value: text)
+        }
+    }
+
+    /// The row's fields, one per header column. A row with more was split at commas inside values: it is
+    /// rebuilt when decimal commas explain every extra field in one way only (`194,2` → `194.2`), else refused.
+    func fitted(_ fields: [String]) throws -> [String] {
+        guard fields.count > columnCount, columnCount > 0 else { return fields }
+        if separator == UInt8(ascii: ","), let rebuilt = DecimalCommas.rebuild(fields, count: columnCount) {
+            return rebuilt
+        }
+        throw W8CoreError.importFieldCount(
+            found: fields.count, expected: columnCount, separator: Character(UnicodeScalar(separator)))
     }
 
     func entry(_ fields: [String], options: ImportOptions) throws -> WeightEntry {
@@ -320,11 +525,16 @@ struct ImportLayout: Sendable {
             guard let unitText = field(unit) else { throw W8CoreError.importFieldMissing("unit") }
             weight = try WeightInput.weight(weightText, unit: try WeightInput.unit(unitText), defaultUnit: .lb)
         } else {
+            let source = unitSource(options)
             weight = try WeightInput.weight(
-                weightText, unit: options.unit ?? declaredUnit, defaultUnit: defaultUnit(options))
+                weightText, unit: options.unit ?? declaredUnit, defaultUnit: source.unit ?? options.preferredUnit)
         }
         var fat: Double?
-        if let fatText = field(bodyFat), !(zeroFatIsMissing && Double(fatText.replacingOccurrences(of: ",", with: ".")) == 0) {
+        // TrendWeight's computed view fills days between two body-fat readings with interpolated ones.
+        let fatMeasured = try fatInterpolated.map { try !ImportLayout.yes(fields, $0, "Fat Is Interpolated") } ?? true
+        if fatMeasured, let fatText = field(bodyFat),
+            !(zeroFatIsMissing && Double(fatText.replacingOccurrences(of: ",", with: ".")) == 0)
+        {
             fat = try WeightInput.bodyFat(fatText)
         }
         return WeightEntry(
@@ -332,6 +542,46 @@ struct ImportLayout: Sendable {
             date: try ImportDates.parse(
                 when, pattern: format == .w8CSV ? nil : options.datePattern, options: options),
             note: try WeightInput.note(field(note)), bodyFatPercent: fat)
+    }
+}
+
+/// Rebuilds the decimal commas of a row that a comma-separated file split apart: TrendWeight writes numbers in
+/// the browser's language, so a German download holds `2025-03-01,194,2,No,…` under a header of fewer fields.
+enum DecimalCommas {
+    /// `fields` with adjacent pairs of digit-only fragments joined as `whole.fraction` so that `count` fields are
+    /// left, when exactly one choice of pairs does it; nil when none does or several do.
+    static func rebuild(_ fields: [String], count: Int) -> [String]? {
+        let joins = fields.count - count
+        guard joins > 0 else { return nil }
+        let digits = fields.map { !$0.isEmpty && $0.utf8.allSatisfy { $0 >= 48 && $0 <= 57 } }
+        func joinable(_ i: Int) -> Bool { i + 1 < fields.count && digits[i] && digits[i + 1] }
+        // ways[i][j]: the choices of j pairs among fields i…, counted up to 2 (more than one is ambiguous).
+        let n = fields.count
+        var ways = Array(repeating: Array(repeating: 0, count: joins + 1), count: n + 2)
+        for i in stride(from: n, through: 0, by: -1) {
+            for j in 0...joins {
+                if i == n {
+                    ways[i][j] = j == 0 ? 1 : 0
+                    continue
+                }
+                var total = ways[i + 1][j]
+                if j > 0, joinable(i) { total += ways[i + 2][j - 1] }
+                ways[i][j] = min(total, 2)
+            }
+        }
+        guard ways[0][joins] == 1 else { return nil }
+        var rebuilt: [String] = []
+        var (i, j) = (0, joins)
+        while i < n {
+            if j > 0, joinable(i), ways[i + 2][j - 1] == 1, ways[i + 1][j] == 0 {
+                rebuilt.append(fields[i] + "." + fields[i + 1])
+                (i, j) = (i + 2, j - 1)
+            } else {
+                rebuilt.append(fields[i])
+                i += 1
+            }
+        }
+        return rebuilt
     }
 }
 
@@ -441,6 +691,8 @@ public enum ImportDates {
             return try DateInput.parse(iso, now: options.now, calendar: options.calendar)
         } catch W8CoreError.dateInFuture {
             throw W8CoreError.dateInFuture(original)
+        } catch W8CoreError.dateTooEarly {
+            throw W8CoreError.dateTooEarly(original)
         } catch {
             throw W8CoreError.dateInvalid(original)
         }

@@ -86,6 +86,8 @@ public enum WeightInput {
 public enum DateInput {
     /// How far in the future a date may be, to allow for clocks that disagree a little.
     public static let futureTolerance: TimeInterval = 5 * 60
+    /// The first year a weigh-in may have: an earlier one is a typo (1800 for 2018), not history.
+    public static let earliestYear = 1900
 
     public static func parse(_ text: String, now: Date, calendar: Calendar) throws -> Date {
         let trimmed = text.trimmingBlanks()
@@ -107,6 +109,8 @@ public enum DateInput {
             calendar.dateComponents([.year, .month, .day], from: date)
                 == DateComponents(year: parts.year, month: parts.month, day: parts.day)
         else { throw W8CoreError.dateInvalid(text) }
+        // The year as written: `1900-01-01T00:30+01:00` is still 1900 where it was weighed.
+        guard fields.year >= earliestYear else { throw W8CoreError.dateTooEarly(text) }
         var result = date
         result += fields.fraction
         guard result.timeIntervalSince(now) <= futureTolerance else { throw W8CoreError.dateInFuture(text) }

@@ -11,6 +11,7 @@ public enum W8CoreError: Error, LocalizedError, Equatable, Sendable {
     case noteTooLong(Int)
     case dateInvalid(String)
     case dateInFuture(String)
+    case dateTooEarly(String)
     case goalOutOfRange(String, WeightUnit)
     case unknownSetting(String)
     case invalidSettingValue(key: String, value: String, expected: String)
@@ -23,6 +24,8 @@ public enum W8CoreError: Error, LocalizedError, Equatable, Sendable {
     case importColumnMissing(column: String, format: String)
     case importFieldMissing(String)
     case importUnitConflict(file: WeightUnit, option: WeightUnit)
+    case importFieldCount(found: Int, expected: Int, separator: Character)
+    case importFlagInvalid(column: String, value: String)
     case backupInvalid(String)
     case drinkInvalid(String)
     case drinkNotPositive(String)
@@ -50,6 +53,8 @@ public enum W8CoreError: Error, LocalizedError, Equatable, Sendable {
             "date '\(text)' is not a date; use YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS] or ISO 8601 with an offset"
         case .dateInFuture(let text):
             "date '\(text)' is in the future"
+        case .dateTooEarly(let text):
+            "date '\(text)' is before \(DateInput.earliestYear); check the year"
         case .goalOutOfRange(let text, let unit):
             "goal '\(text)' is outside the range \(WeightInput.rangeText(unit))"
         case .unknownSetting(let key):
@@ -73,6 +78,13 @@ public enum W8CoreError: Error, LocalizedError, Equatable, Sendable {
             "the header has no '\(column)' column, which --format \(format) needs"
         case .importFieldMissing(let column):
             "no \(column)"
+        case .importFieldCount(let found, let expected, ","):
+            "\(found) fields where the header has \(expected), and reading the extra commas as decimal commas "
+                + "(194,2 for 194.2) does not explain them in one way; quote values that hold a comma"
+        case .importFieldCount(let found, let expected, let separator):
+            "\(found) fields where the header has \(expected); quote values that hold a '\(separator)'"
+        case .importFlagInvalid(let column, let value):
+            "\(column) is '\(value)'; TrendWeight writes Yes or No"
         case .backupInvalid(let reason):
             "not a W8Trackr backup that can be restored: \(reason)"
         case .drinkInvalid(let text):

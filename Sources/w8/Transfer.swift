@@ -124,11 +124,16 @@ extension W8 {
         static let configuration = CommandConfiguration(
             abstract: "Read weigh-ins from a file: another app's export, a CSV, or a W8Trackr backup.",
             discussion: """
-                Formats: w8-csv and w8-json (w8 export), openscale (2.x dateTime/weight or 3.x DATE/TIME/WEIGHT \
-                columns, kg), libra (#Units, semicolons), trendweight (Date,Time,Weight,Body Fat %), generic \
-                (date and weight columns, with or without a header). auto reads the header and says which it chose.
-                Rows are checked as 'w8 add' checks them. A bad row is reported as FILE:LINE and, unless \
-                --skip-invalid, nothing is imported. An entry with the same date and weight is not added twice. \
+                Formats: w8-csv and w8-json (w8 export), openscale (2.x "dateTime",…,"weight" in kg; 3.x \
+                DATE,TIME and a column per measurement, in the units set in the app), libra (#Units, semicolons, \
+                version 5 or 6), trendweight (the computed view: interpolated days are skipped; or the raw view \
+                Date,Time,Weight,Body Fat %), generic (date and weight columns, with or without a header). auto \
+                reads the header and says which it chose, and which unit it assumed for weights without one.
+                Rows are checked as 'w8 add' checks them; dates before 1900 or in the future are refused. A row \
+                with more fields than the header is refused unless decimal commas (194,2) explain the extra \
+                commas in one way. A bad row is reported as FILE:LINE and, unless --skip-invalid, nothing is \
+                imported. Rows that are no weigh-ins (TrendWeight's interpolated days, Libra's midnight \
+                placeholders) are counted as skipped. An entry with the same date and weight is not added twice. \
                 Milestones are evaluated once, at the end; those reached before today are recorded without a \
                 notification.
                 Examples: w8 import openScale_export.csv · w8 import --dry-run weights.csv · \
@@ -141,7 +146,11 @@ extension W8 {
         @Option(help: "auto, w8-csv, w8-json, openscale, libra, trendweight or generic.")
         var format: ImportFormatChoice = .auto
 
-        @Option(help: "Unit of weights that carry none (default: kg for openScale and Libra, else the preferred unit).")
+        @Option(
+            help: """
+                Unit of weights that carry none (default: the file's, kg for openScale 2.x and Libra, else the \
+                preferred unit).
+                """)
         var unit: WeightUnit?
 
         @Flag(name: .customLong("dry-run"), help: "Check and count everything, then write nothing.")
@@ -192,8 +201,7 @@ extension W8 {
                     more = try input.read()
                 }
                 backup = try Backup(json: first, options: options)
-                report.format = .w8JSON
-                report.units = "as written"
+                (report.format, report.formatName, report.units) = (.w8JSON, ImportFormat.w8JSON.displayName, .rows)
             }
             let (result, outcome) = try tracker.importEntries(dryRun: dryRun, restoring: backup?.journey) { importer in
                 if let backup {
@@ -207,6 +215,7 @@ extension W8 {
                     }
                     for row in try reader.finish() { try report.take(row, into: &importer) }
                     report.format = reader.format
+                    (report.formatName, report.units) = (reader.formatName, reader.unitSource)
                 }
                 try report.finish()
             }
@@ -231,9 +240,14 @@ struct ImportReport {
     let file: String
     let skipInvalid: Bool
     var format: ImportFormat?
-    var units: String?
+    /// The format with its version or view, as the summary names it.
+    var formatName: String?
+    var units: ImportUnitSource?
     var invalid = 0
-    var skippedLines: [Int] = []
+    /// Every row skipped, bad (with --skip-invalid) or no weigh-in, with its reason, in the order read.
+    var skipped: [(line: Int, reason: String)] = []
+    /// The rows that are no weigh-ins, by why.
+    var notWeighIns: [(line: Int, skip: ImportSkip)] = []
     /// Bad rows reported one by one; past this many only the count is given.
     static let reportLimit = 20
 
@@ -254,11 +268,14 @@ struct ImportReport {
         case .entry(_, let entry):
             // After a bad row nothing will be written: the rest are only checked.
             if invalid == 0 || skipInvalid { try importer.add(entry) }
+        case .skipped(let line, let skip):
+            notWeighIns.append((line, skip))
+            skipped.append((line, skip.reason))
         case .invalid(let line, let reason):
             invalid += 1
             let place = label.map { "\(file): \($0) \(line)" } ?? "\(file):\(line)"
             if skipInvalid {
-                skippedLines.append(line)
+                skipped.append((line, reason))
                 FileHandle.standardError.write(Data("w8: \(place): skipped: \(reason)\n".utf8))
             } else if invalid <= ImportReport.reportLimit {
                 FileHandle.standardError.write(Data("w8: \(place): \(reason)\n".utf8))
@@ -275,35 +292,93 @@ struct ImportReport {
                 + "fix \(invalid == 1 ? "it" : "them") or give --skip-invalid")
     }
 
+    /// What the summary says of the unit of weights written without one; nil when the rows carry theirs.
+    static func unitClause(_ source: ImportUnitSource?, formatName: String) -> String? {
+        func other(_ unit: WeightUnit) -> String {
+            unit == .kg ? "give --unit lb if they are pounds" : "give --unit kg if they are kilograms"
+        }
+        switch source {
+        case .none, .rows: return nil
+        case .option(let unit): return "weights read as \(unit.rawValue), as --unit says"
+        case .file(let unit): return "weights in \(unit.rawValue), as the file says"
+        case .app(let unit):
+            let app = formatName.hasSuffix(" CSV") ? String(formatName.dropLast(4)) : formatName
+            return "weights in \(unit.rawValue), the only unit \(app) writes"
+        case .appDefault(let unit):
+            return "weights read as \(unit.rawValue), as the file names no unit — \(other(unit))"
+        case .preferred(let unit):
+            return "weights read as \(unit.rawValue), your preferred unit — \(other(unit))"
+        }
+    }
+
+    /// `lines 3, 4 and 6`, the first 20 of them.
+    static func lineList(_ lines: [Int]) -> String {
+        let shown = lines.prefix(20).map(String.init)
+        let more = lines.count > 20 ? " and \(lines.count - 20) more" : ""
+        guard shown.count > 1 else { return "line \(shown.first ?? "")" }
+        if more.isEmpty { return "lines " + shown.dropLast().joined(separator: ", ") + " and " + shown.last! }
+        return "lines " + shown.joined(separator: ", ") + more
+    }
+
+    /// One line for each kind of row that is no weigh-in.
+    var notWeighInLines: [String] {
+        let interpolated = notWeighIns.filter { $0.skip == .interpolated }.map(\.line)
+        let placeholders = notWeighIns.filter { $0.skip != .interpolated }.map(\.line)
+        var lines: [String] = []
+        if !interpolated.isEmpty {
+            let days = interpolated.count == 1 ? "1 interpolated day" : "\(interpolated.count) interpolated days"
+            lines.append(
+                "Skipped \(days) (TrendWeight computed their weights between weigh-ins): "
+                    + "\(Self.lineList(interpolated)).")
+        }
+        if !placeholders.isEmpty {
+            let rows =
+                placeholders.count == 1 ? "1 midnight placeholder" : "\(placeholders.count) midnight placeholders"
+            lines.append(
+                "Skipped \(rows) repeating a weigh-in later the same day: \(Self.lineList(placeholders)).")
+        }
+        return lines
+    }
+
     func print(
         result: ImportResult, outcome: TrackerOutcome, settingsChanged: Int, detected: Bool, dryRun: Bool, json: Bool,
         present: Presenter
     ) {
         if let warning = outcome.warning { warn(warning) }
-        let skipped = skipInvalid ? invalid : 0
+        let skippedCount = skipped.count
         if json {
             return emit(
                 .object([
                     ("file", .string(file)),
                     ("format", .string(format?.rawValue)),
+                    ("read_as", .string(formatName)),
                     ("detected", .bool(detected)),
+                    ("unit", .string(units?.unit?.rawValue)),
+                    ("unit_assumed", .bool(units?.isAssumed ?? false)),
                     ("dry_run", .bool(dryRun)),
                     ("added", .integer(Int64(result.added))),
                     ("already_present", .integer(Int64(result.present))),
-                    ("skipped", .integer(Int64(skipped))),
-                    ("skipped_lines", .array(skippedLines.map { .integer(Int64($0)) })),
+                    ("skipped", .integer(Int64(skippedCount))),
+                    ("skipped_lines", .array(skipped.map { .integer(Int64($0.line)) })),
+                    (
+                        "skipped_rows",
+                        .array(
+                            skipped.map { .object([("line", .integer(Int64($0.line))), ("reason", .string($0.reason))]) })
+                    ),
                     ("achievements_restored", .integer(Int64(result.achievementsRestored))),
                     ("settings_restored", .integer(Int64(settingsChanged))),
                     ("achieved", .array(result.change.achievements.map { .string($0.type.rawValue) })),
                     ("notified", JSON.string(outcome.notified?.rawValue)),
                 ]))
         }
-        if let format {
-            Swift.print("Read \(file) as \(format.displayName)\(detected ? " (detected from its first lines)" : "").")
+        if let formatName {
+            let how = detected ? ", detected from its first lines" : ""
+            let units = Self.unitClause(units, formatName: formatName).map { "; " + $0 } ?? ""
+            Swift.print("Read \(file) as \(formatName)\(how)\(units).")
         } else {
             Swift.print("Read \(file): it holds no rows.")
         }
-        var counts = "\(result.added) added, \(result.present) already present, \(skipped) skipped"
+        var counts = "\(result.added) added, \(result.present) already present, \(skippedCount) skipped"
         if result.achievementsRestored > 0 { counts += ", \(result.achievementsRestored) achievements restored" }
         if settingsChanged > 0 { counts += ", \(settingsChanged) settings restored" }
         if dryRun {
@@ -311,6 +386,7 @@ struct ImportReport {
         } else {
             Swift.print("Imported: \(counts).")
         }
+        for line in notWeighInLines { Swift.print(line) }
         if !dryRun {
             for line in present.milestoneLines(outcome) { Swift.print(line) }
         } else if !result.change.achievements.isEmpty {

@@ -12,6 +12,8 @@ import W8TestSupport
         (["add", "80", "--unit", "stone"], 64, "'stone'"), (["add", "180", "--body-fat", "80"], 65, "'80'"),
         (["add", "180", "--body-fat", "1"], 65, "'1'"), (["add", "180", "--date", "2026-13-45"], 65, "'2026-13-45'"),
         (["add", "180", "--date", "tomorrow"], 65, "'tomorrow'"), (["add", "180", "--date", "2999-01-01"], 65, "future"),
+        (["add", "180", "--date", "1800-01-01"], 65, "'1800-01-01' is before 1900"),
+        (["edit", "1", "--date", "1899-12-31T23:59"], 65, "'1899-12-31T23:59' is before 1900"),
         (["add", "180", "--note", String(repeating: "n", count: 501)], 65, "501"), (["add"], 64, "weight"),
         (["goal", "5"], 65, "'5'"), (["goal", "2000"], 65, "'2000'"), (["log", "--limit", "0"], 64, "'0'"),
         (["add", "80kg", "--unit", "lb"], 65, "'80kg'"), (["frobnicate"], 64, "frobnicate"),
@@ -30,6 +32,7 @@ import W8TestSupport
         #expect(result.stderr.contains(fragment), "\(result.stderr)")
         let log = try #require(try w8.json("log") as? [[String: Any]])
         #expect(log.count == 1)
+        #expect(log.first?["date"] as? String == "2026-11-01T00:00:00+01:00")  // `edit` changed nothing either
         #expect(try object(try w8.json("goal"))["goal_weight"] is NSNull)
     }
 

@@ -28,12 +28,15 @@ import W8TestSupport
     }
 
     // Each row: fixture, format name shown, rows, and the oldest entry as `w8 log --json` shows it (entered weight
-    // and unit, date in Europe/Berlin, note, body fat).
+    // and unit, date in Europe/Berlin, note, body fat). Every row of the app fixtures: AppImportCLITests.
     static let formats: [(String, String, Int, Double, String, String, String?, Double?)] = [
-        ("openscale-2.csv", "openScale CSV", 3, 81.3, "kg", "2021-04-18T11:51:00+02:00", nil, 23.4),
-        ("openscale-3.csv", "openScale CSV", 3, 82.4, "kg", "2024-03-24T07:31:00+01:00", nil, 24.0),
-        ("libra.csv", "Libra export", 3, 79.8, "kg", "2012-03-21T08:56:21+01:00", nil, nil),
-        ("trendweight.csv", "TrendWeight export", 4, 182.4, "lb", "2024-03-26T07:15:00+01:00", nil, 22.1),
+        ("openscale-2.csv", "openScale 2.x CSV", 3, 81.3, "kg", "2021-04-18T11:51:00+02:00", nil, 23.4),
+        ("openscale-3-lb.csv", "openScale 3.x CSV", 3, 183.6, "lb", "2026-05-31T22:10:44+02:00", nil, nil),
+        ("libra-v6.csv", "Libra export (version 6)", 4, 70.0, "kg", "2023-10-16T07:19:20+02:00", nil, 11.0),
+        (
+            "trendweight-raw.csv", "TrendWeight export (raw view)", 8, 194.2, "lb", "2025-03-01T07:12:00+01:00", nil,
+            22.1
+        ),
         ("generic.csv", "date,weight CSV", 3, 82.5, "lb", "2024-03-26T00:00:00+01:00", nil, nil),
         ("generic-semicolon.csv", "date,weight CSV", 3, 82.5, "kg", "2024-03-26T00:00:00+01:00", nil, nil),
     ]
@@ -47,7 +50,7 @@ import W8TestSupport
         let first = try w8.run("import", Self.fixture(name))
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.stderr.isEmpty, "\(first.stderr)")
-        #expect(first.stdout.contains("as \(shown) (detected from its first lines)."), "\(first.stdout)")
+        #expect(first.stdout.contains("as \(shown), detected from its first lines; weights "), "\(first.stdout)")
         #expect(first.stdout.contains("Imported: \(count) added, 0 already present, 0 skipped."), "\(first.stdout)")
         let log = try Self.log(w8)
         #expect(log.count == count)
@@ -67,9 +70,12 @@ import W8TestSupport
         try w8.run("import", Self.fixture("openscale-2.csv"))
         let notes = try Self.log(w8).compactMap { $0["note"] as? String }
         #expect(notes == ["after holiday, \"heavy\""])
-        let morning = try Self.log(try { let s = try W8Sandbox(); try s.run("import", Self.fixture("openscale-3.csv")); return s }())
-        #expect(morning.compactMap { $0["note"] as? String } == ["morning, before coffee"])
-        #expect(morning.map { $0["body_fat_percent"] is NSNull } == [false, true, false])  // 0 is "not measured"
+        let three = try W8Sandbox()
+        try three.run("import", Self.fixture("openscale-3-kg.csv"))
+        let morning = try Self.log(three)
+        #expect(morning.compactMap { $0["note"] as? String } == ["morning, before coffee", "said \"late dinner\""])
+        // An empty cell is "not measured".
+        #expect(morning.map { $0["body_fat_percent"] is NSNull } == [false, true, true, false])
     }
 
     // A bad row: each is named with its line and reason, and nothing at all is written.
@@ -117,8 +123,8 @@ import W8TestSupport
 
         // Without a database, a dry run does not create one.
         let fresh = try W8Sandbox()
-        let dry = try fresh.run("import", "--dry-run", Self.fixture("libra.csv"))
-        #expect(dry.stdout.contains("3 to add"), "\(dry.stdout)")
+        let dry = try fresh.run("import", "--dry-run", Self.fixture("libra-v6.csv"))
+        #expect(dry.stdout.contains("4 to add"), "\(dry.stdout)")
         #expect(!FileManager.default.fileExists(atPath: (fresh.databasePath as NSString).deletingLastPathComponent))
     }
 
@@ -158,7 +164,7 @@ import W8TestSupport
         #expect(refused.status == 65)
         #expect(refused.stderrLines.count == 1)
         #expect(refused.stderr.contains("'name,height'"))
-        let conflict = try w8.run("import", Self.fixture("libra.csv"), "--unit", "lb")
+        let conflict = try w8.run("import", Self.fixture("libra-v6.csv"), "--unit", "lb")
         #expect(conflict.status == 65)
         #expect(conflict.stderr == "w8: the file says its weights are in kg but --unit is lb\n")
         let written = FileManager.default.fileExists(atPath: w8.databasePath) ? try Self.log(w8).count : 0
@@ -261,12 +267,12 @@ import W8TestSupport
 
     @Test func withTrendAddsTheTrendWeight() throws {
         let w8 = try W8Sandbox()
-        try w8.run("import", Self.fixture("trendweight.csv"))
-        let clock = ["faketime", "-f", "2024-03-29 12:00:00", w8.executable]
+        try w8.run("import", Self.fixture("trendweight-raw.csv"))
+        let clock = ["faketime", "-f", "2025-03-15 12:00:00", w8.executable]
         let csv = try W8Sandbox.running(w8, through: clock + ["export", "--with-trend"]).stdout
         let lines = csv.split(separator: "\n")
         #expect(lines.first == "id,date,weight,unit,note,body_fat_percent,trend_weight,trend_unit")
-        #expect(lines[1].hasSuffix(",182.4,lb"))  // the first trend is the first weight
+        #expect(lines[1].hasSuffix(",194.2,lb"))  // the first trend is the first weight
         let status = try object(try W8Sandbox.running(w8, through: clock + ["status", "--json"]).json())
         let trend = try #require(status["trend_weight"] as? Double)
         #expect(lines.last?.hasSuffix(",\(trend),lb") == true, "\(csv) \(trend)")

@@ -101,11 +101,23 @@ import W8TestSupport
         ("DATE,TIME,WEIGHT,BMI,BODY_FAT,COMMENT\n", .openscale),
         ("#Version:6\n#Units:kg\n\n#date;weight;weight trend;body fat;body fat trend;log\n", .libra),
         ("Date,Time,Weight,Body Fat %\n", .trendweight),
+        (
+            "Date,Actual Weight,Weight Is Interpolated,Trend Weight,Actual Fat %,Fat Is Interpolated,Trend Fat %\n",
+            .trendweight
+        ),
+        ("DATE,TIME,BCM,BICEPS,BMI,COMMENT,WEIGHT\r\n", .openscale), ("#Version: 6\n#Units: kg\n", .libra),
         ("date,weight\n", .generic), ("Date;Weight (kg)\n", .generic), ("2024-03-26,82.5\n", .generic),
         ("26.03.2024;82,5\n", .generic),
     ])
     func detectsTheFormatFromItsFirstLines(text: String, format: ImportFormat) throws {
         #expect(try Self.rows(text).0 == format)
+    }
+
+    // A generic column named like one of TrendWeight's does not make the file TrendWeight's.
+    @Test func oneTrendWeightLikeColumnIsStillGeneric() throws {
+        let (format, rows) = try Self.rows("Date,Actual Weight\n2024-03-26,182.4\n")
+        #expect(format == .generic)
+        #expect(Self.entries(rows) == [WeightEntry(weight: Weight(182.4, .lb), date: Self.date("2024-03-26"))])
     }
 
     @Test func anUnknownHeaderIsRefusedWithTheLineQuoted() {
@@ -131,7 +143,8 @@ import W8TestSupport
 
     @Test func openScale3JoinsDateAndTime() throws {
         let text = "DATE,TIME,WEIGHT,BODY_FAT,COMMENT\r\n2024-03-25,07:28:45,82.1,0,\"morning, before coffee\"\r\n"
-        #expect(Self.entries(try Self.rows(text).1) == [
+        // 3.x writes weights in the unit chosen in the app and does not say which: kg here by --unit.
+        #expect(Self.entries(try Self.rows(text, options: Self.options(unit: .kg)).1) == [
             WeightEntry(weight: Weight(82.1, .kg), date: Self.date("2024-03-25T07:28:45"), note: "morning, before coffee")
         ])
     }
@@ -216,6 +229,15 @@ import W8TestSupport
         }
         #expect(throws: W8CoreError.dateInvalid("02/30/2024")) {
             try ImportDates.parse("02/30/2024", pattern: try DatePattern("MM/DD/YYYY"), options: Self.options)
+        }
+    }
+
+    @Test func datesBefore1900AreRefusedAsWritten() {
+        #expect(throws: W8CoreError.dateTooEarly("01.01.1800 07:30")) {
+            try ImportDates.parse("01.01.1800 07:30", pattern: nil, options: Self.options)
+        }
+        #expect(throws: W8CoreError.dateTooEarly("12/31/1899")) {
+            try ImportDates.parse("12/31/1899", pattern: try DatePattern("MM/DD/YYYY"), options: Self.options)
         }
     }
 

@@ -86,6 +86,18 @@ import W8TestSupport
         }
     }
 
+    // Before 1900 is a typo, refused like a date in the future; the year is the one written, whatever the offset.
+    @Test(arguments: ["1800-01-01", "1899-12-31T23:59:59", "1899-12-31T23:30:00Z", "1899-12-31T23:30:00-05:00"])
+    func yearsBefore1900AreRejected(text: String) {
+        #expect(throws: W8CoreError.dateTooEarly(text)) { try DateInput.parse(text, now: now, calendar: calendar) }
+    }
+
+    @Test func the1stOfJanuary1900IsTheFirstDayAccepted() throws {
+        #expect(try DateInput.parse("1900-01-01", now: now, calendar: calendar) == calendar.date(1900, 1, 1, 0, 0))
+        #expect(W8CoreError.dateTooEarly("1800-01-01").localizedDescription
+            == "date '1800-01-01' is before 1900; check the year")
+    }
+
     @Test func jsonDatesCarryTheOffset() {
         let f = DateFormatting(timeZone: TimeZone(identifier: "UTC")!)
         #expect(f.iso8601(Date(timeIntervalSince1970: 0)) == "1970-01-01T00:00:00+00:00")

@@ -391,7 +391,7 @@ struct ImportReport {
             for line in present.milestoneLines(outcome) { Swift.print(line) }
         } else if !result.change.achievements.isEmpty {
             Swift.print(
-                "Would record: " + result.change.achievements.map(\.type.displayName).joined(separator: ", ") + ".")
+                "Would record " + (MilestoneType.phrase(result.change.achievements.map(\.type)) ?? "nothing") + ".")
         }
         if let line = present.progressLine(result.change.snapshot) { Swift.print(line) }
     }

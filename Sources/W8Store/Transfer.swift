@@ -8,6 +8,8 @@ public struct ImportResult: Sendable {
     /// Rows whose date and weight an entry already has.
     public var present: Int
     public var achievementsRestored: Int
+    /// Intake events a backup added (those already there are not added again).
+    public var intakeRestored: Int
     /// Whether an added entry is dated today: logging today closes the weigh-in reminder.
     public var addedToday: Bool
     /// The one milestone evaluation at the end.
@@ -71,20 +73,20 @@ extension AppDatabase {
         _ produce: (inout EntryImporter) throws -> Void
     ) throws -> ImportResult {
         try transaction(commit: !dryRun) { db in
-            let restored = try backup.map { try restore($0, db) } ?? 0
+            let restored = try backup.map { try restore($0, db, now: context.now) } ?? (achievements: 0, intake: 0)
             var importer = EntryImporter(
                 db: db, createdAt: StorageDate.text(context.now), today: context.calendar.startOfDay(for: context.now))
             try produce(&importer)
             let change = try evaluate(db, context: context, rearm: true, entry: nil, history: true)
             return ImportResult(
-                added: importer.added, present: importer.present, achievementsRestored: restored,
-                addedToday: importer.addedToday, change: change)
+                added: importer.added, present: importer.present, achievementsRestored: restored.achievements,
+                intakeRestored: restored.intake, addedToday: importer.addedToday, change: change)
         }
     }
 
-    /// Restores a backup's journey: its goal and milestone state replace the current ones; its achievements are
-    /// added unless already there. Returns how many achievements were added.
-    private func restore(_ backup: JourneyBackup, _ db: Database) throws -> Int {
+    /// Restores a backup's journey: its goal and milestone state replace the current ones; its achievements and
+    /// intake events are added unless already there. Returns how many of each were added.
+    private func restore(_ backup: JourneyBackup, _ db: Database, now: Date) throws -> (achievements: Int, intake: Int) {
         if let goal = backup.goal {
             try GoalRecord(goal).save(db)
             try MilestoneStateRecord.deleteAll(db)
@@ -105,7 +107,26 @@ extension AppDatabase {
             try record.insert(db)
             added += 1
         }
-        return added
+        var intake = 0
+        for event in backup.intake {
+            // The same kind, moment, volume and calories is the same event.
+            let exists = try Bool.fetchOne(
+                db,
+                sql: """
+                    SELECT EXISTS (SELECT 1 FROM intake_event WHERE kind = ? AND date BETWEEN ? AND ?
+                      AND volume_ml IS ? AND calories = ?)
+                    """,
+                arguments: [
+                    event.kind, event.date.addingTimeInterval(-EntryImporter.sameMoment),
+                    event.date.addingTimeInterval(EntryImporter.sameMoment), event.volume, event.calories,
+                ]) ?? false
+            if exists { continue }
+            var record = IntakeRecord(event, createdAt: now)
+            record.id = nil
+            try record.insert(db)
+            intake += 1
+        }
+        return (added, intake)
     }
 
     /// Calls `body` with every entry, oldest first, reading them one at a time.
@@ -124,7 +145,8 @@ extension AppDatabase {
                 milestonesAchieved: try MilestoneStateRecord.fetchAll(db).map(\.type).sorted(),
                 achievements: try AchievementRecord.order(
                     AchievementRecord.Columns.dateAchieved, AchievementRecord.Columns.id
-                ).fetchAll(db).map(\.achievement))
+                ).fetchAll(db).map(\.achievement),
+                intake: try IntakeRecord.fetchAll(db, sql: "SELECT * FROM intake_event ORDER BY date, id").map(\.event))
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import W8Core
 
 /// A JSON value that keeps its keys in the order the CLI contract lists them.
 public enum JSON: Sendable {
@@ -18,6 +19,15 @@ public enum JSON: Sendable {
     }
 
     public static func string(_ value: String?) -> JSON { value.map { .string($0) } ?? .null }
+
+    /// A setting as TOML types it.
+    public static func setting(_ value: SettingValue) -> JSON {
+        switch value {
+        case .bool(let b): .bool(b)
+        case .integer(let i): .integer(Int64(i))
+        case .string(let s): .string(s)
+        }
+    }
 
     public func rendered(indent: String = "") -> String {
         let inner = indent + "  "

@@ -1,0 +1,300 @@
+import Foundation
+import W8Core
+import W8Store
+
+/// The JSON backup file, as `w8 export --format json` writes it and `w8 import` reads it: one Codable type for
+/// both directions, its field names the file's. It is written through `JSONValueEncoder` (fields in this order,
+/// absent values as null), its entries streamed one a line after the rest; it is read with `JSONDecoder`.
+public struct BackupDocument: Codable {
+    /// The value of `format` that marks a W8Trackr backup.
+    public static let formatName = "w8trackr-backup"
+    /// 2 added `intake`; version 1 files are still read.
+    public static let version = 2
+
+    public struct Entry: Codable {
+        var id: Int64?
+        var date: String?
+        var weight: Double?
+        var unit: String?
+        var note: String?
+        var body_fat_percent: Double?
+        /// Only with `--with-trend`; left out of the file otherwise.
+        var trend_weight: Double?
+        var trend_unit: String?
+
+        public func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encodeIfPresent(id, forKey: .id)
+            try c.encodeIfPresent(date, forKey: .date)
+            try c.encodeIfPresent(weight, forKey: .weight)
+            try c.encodeIfPresent(unit, forKey: .unit)
+            try c.encodeIfPresent(note, forKey: .note)
+            try c.encodeIfPresent(body_fat_percent, forKey: .body_fat_percent)
+            if let trend_weight, let trend_unit {
+                try c.encode(trend_weight, forKey: .trend_weight)
+                try c.encode(trend_unit, forKey: .trend_unit)
+            }
+        }
+    }
+
+    public struct Goal: Codable {
+        var weight: Double
+        var unit: String
+        var set_at: String
+        var journey_started_at: String
+    }
+
+    public struct Achievement: Codable {
+        var type: String
+        var date_achieved: String
+        var weight: Double
+        var goal_weight: Double
+        var start_weight: Double
+        var unit: String
+        var progress_percent: Double
+        var notification_sent: Bool
+    }
+
+    /// A drink, meal or snack of the intake log.
+    public struct IntakeItem: Codable {
+        var kind: String
+        var date: String
+        var volume_ml: Int?
+        var calories: Int
+        var note: String?
+    }
+
+    /// The settings, in the order of the settings table; a value is a boolean, a whole number or a string.
+    public struct SettingsObject: Codable {
+        var pairs: [(String, SettingValue)]
+
+        struct Key: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+
+        init(pairs: [(String, SettingValue)]) {
+            self.pairs = pairs
+        }
+
+        public init(from decoder: Decoder) throws {
+            let container = try decoder.container(keyedBy: Key.self)
+            pairs = try container.allKeys.map { key in
+                if let b = try? container.decode(Bool.self, forKey: key) { return (key.stringValue, .bool(b)) }
+                if let i = try? container.decode(Int.self, forKey: key) { return (key.stringValue, .integer(i)) }
+                return (key.stringValue, .string(try container.decode(String.self, forKey: key)))
+            }
+        }
+
+        public func encode(to encoder: Encoder) throws {
+            var container = encoder.container(keyedBy: Key.self)
+            for (name, value) in pairs {
+                let key = Key(stringValue: name)
+                switch value {
+                case .bool(let b): try container.encode(b, forKey: key)
+                case .integer(let i): try container.encode(i, forKey: key)
+                case .string(let s): try container.encode(s, forKey: key)
+                }
+            }
+        }
+    }
+
+    var format: String
+    var version: Int
+    var w8_version: String?
+    var exported_at: String?
+    var settings: SettingsObject?
+    var goal: Goal?
+    var milestones_achieved: [String]?
+    var achievements: [Achievement]?
+    var intake: [IntakeItem]?
+    var entries: [Entry]
+
+    /// Everything but the entries, from the settings and the store's journey and intake log.
+    init(
+        w8Version: String, exportedAt: Date, settings: Settings, journey: JourneyBackup, intake: [IntakeEvent],
+        dates: DateFormatting
+    ) {
+        format = Self.formatName
+        version = Self.version
+        w8_version = w8Version
+        exported_at = dates.timestamp(exportedAt)
+        self.settings = SettingsObject(pairs: SettingKey.allCases.map { ($0.rawValue, $0.value(in: settings)) })
+        goal = journey.goal.map {
+            Goal(
+                weight: $0.weight.value, unit: $0.weight.unit.rawValue, set_at: dates.timestamp($0.setAt),
+                journey_started_at: dates.timestamp($0.journeyStartedAt))
+        }
+        milestones_achieved = journey.milestonesAchieved.map(\.rawValue)
+        achievements = journey.achievements.map { a in
+            Achievement(
+                type: a.type.rawValue, date_achieved: dates.timestamp(a.dateAchieved), weight: a.weight,
+                goal_weight: a.goalWeight, start_weight: a.startWeight, unit: a.unit.rawValue,
+                progress_percent: a.progressPercent, notification_sent: a.notificationSent)
+        }
+        self.intake = intake.map {
+            IntakeItem(
+                kind: $0.kind.rawValue, date: dates.timestamp($0.date), volume_ml: $0.volume, calories: $0.calories,
+                note: $0.note)
+        }
+        entries = []
+    }
+
+    /// One entry as the backup writes it.
+    static func entry(_ entry: WeightEntry, trend: Double?, unit: WeightUnit, dates: DateFormatting) -> Entry {
+        Entry(
+            id: entry.id ?? 0, date: dates.timestamp(entry.date), weight: entry.weight.value,
+            unit: entry.weight.unit.rawValue, note: entry.note, body_fat_percent: entry.bodyFatPercent,
+            trend_weight: trend.map { ($0 * 10).rounded() / 10 }, trend_unit: trend == nil ? nil : unit.rawValue)
+    }
+
+    /// "entries[3].weight is not a number", from the decoder's error.
+    static func describe(_ error: DecodingError) -> String {
+        func path(_ keys: [CodingKey]) -> String {
+            keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().drop { $0 == "." }.description
+        }
+        switch error {
+        case .keyNotFound(let key, let context): return "\(path(context.codingPath + [key])) is missing"
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+            return "\(path(context.codingPath)) has a value of the wrong type"
+        @unknown default: return "it cannot be read"
+        }
+    }
+}
+
+/// A backup read back and checked: what an import restores.
+public struct Backup: Sendable {
+    /// Each entry, or why it is not one; `line` is its 1-based position in `entries`.
+    public var rows: [ImportRow]
+    public var journey: JourneyBackup
+    public var settings: [(SettingKey, SettingValue)]
+    /// Keys this version does not know (from a newer W8Trackr): left out of the restore.
+    public var unknownSettings: [String]
+
+    /// Reads a backup; entries are validated as `w8 add` validates them, the rest must be exactly as written.
+    public init(json data: [UInt8], options: ImportOptions) throws {
+        let file: BackupDocument
+        do {
+            file = try JSONDecoder().decode(BackupDocument.self, from: Data(data))
+        } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
+            throw W8CoreError.backupInvalid("it is not valid JSON")
+        } catch let error as DecodingError {
+            throw W8CoreError.backupInvalid(BackupDocument.describe(error))
+        }
+        guard file.format == BackupDocument.formatName else {
+            throw W8CoreError.backupInvalid("its \"format\" is not \"\(BackupDocument.formatName)\"")
+        }
+        guard file.version <= BackupDocument.version else {
+            throw W8CoreError.backupInvalid(
+                "its version \(file.version) is newer than this w8 reads (\(BackupDocument.version))")
+        }
+        let reader = BackupReader(options: options)
+        journey = JourneyBackup(
+            goal: try file.goal.map(reader.goal),
+            milestonesAchieved: try (file.milestones_achieved ?? []).map(reader.milestone),
+            achievements: try (file.achievements ?? []).enumerated().map(reader.achievement),
+            intake: try (file.intake ?? []).enumerated().map(reader.intake))
+        (settings, unknownSettings) = try reader.settings(file.settings?.pairs ?? [])
+        rows = file.entries.enumerated().map { index, item in
+            do {
+                return .entry(line: index + 1, try reader.entry(item))
+            } catch {
+                return .invalid(line: index + 1, reason: error.localizedDescription)
+            }
+        }
+    }
+}
+
+/// Turns a backup's values back into domain values, validated.
+struct BackupReader {
+    let options: ImportOptions
+
+    func date(_ text: String?, _ name: String) throws -> Date {
+        guard let text else { throw W8CoreError.importFieldMissing(name) }
+        return try DateInput.parse(text, now: options.now, calendar: options.calendar)
+    }
+
+    func entry(_ item: BackupDocument.Entry) throws -> WeightEntry {
+        guard let value = item.weight else { throw W8CoreError.importFieldMissing("weight") }
+        guard let unit = item.unit else { throw W8CoreError.importFieldMissing("unit") }
+        return WeightEntry(
+            weight: try WeightInput.weight(Weight.exact(value), unit: try WeightInput.unit(unit), defaultUnit: .lb),
+            date: try date(item.date, "date"), note: try WeightInput.note(item.note),
+            bodyFatPercent: try item.body_fat_percent.map { try WeightInput.bodyFat(Weight.exact($0)) })
+    }
+
+    func goal(_ item: BackupDocument.Goal) throws -> Goal {
+        do {
+            return Goal(
+                weight: try WeightInput.goal(
+                    Weight.exact(item.weight), unit: try WeightInput.unit(item.unit), defaultUnit: .lb),
+                setAt: try date(item.set_at, "set_at"),
+                journeyStartedAt: try date(item.journey_started_at, "journey_started_at"))
+        } catch let error as W8CoreError {
+            throw W8CoreError.backupInvalid("its goal: \(error.localizedDescription)")
+        }
+    }
+
+    func milestone(_ text: String) throws -> MilestoneType {
+        guard let type = MilestoneType(rawValue: text) else {
+            throw W8CoreError.backupInvalid("milestone '\(text)' is not one of 25, 50, 75, approaching, 100")
+        }
+        return type
+    }
+
+    func achievement(_ index: Int, _ item: BackupDocument.Achievement) throws -> MilestoneAchievement {
+        do {
+            return MilestoneAchievement(
+                type: try milestone(item.type), dateAchieved: try date(item.date_achieved, "date_achieved"),
+                weight: item.weight, goalWeight: item.goal_weight, startWeight: item.start_weight,
+                unit: try WeightInput.unit(item.unit), progressPercent: item.progress_percent,
+                notificationSent: item.notification_sent)
+        } catch let error as W8CoreError {
+            throw W8CoreError.backupInvalid("achievement \(index + 1): \(error.localizedDescription)")
+        }
+    }
+
+    /// An intake event, checked as `w8 drink` and `w8 eat` check theirs.
+    func intake(_ index: Int, _ item: BackupDocument.IntakeItem) throws -> IntakeEvent {
+        do {
+            guard let kind = IntakeKind(rawValue: item.kind) else {
+                throw W8CoreError.backupInvalid("kind '\(item.kind)' is not water, beverage, meal or snack")
+            }
+            let volume = item.volume_ml
+            if kind.isDrink {
+                guard let volume, (1...IntakeSettings.maxDrink).contains(volume) else {
+                    throw W8CoreError.drinkInvalid(item.volume_ml.map(String.init) ?? "null")
+                }
+            } else if volume != nil {
+                throw W8CoreError.backupInvalid("a \(kind.rawValue) has no volume")
+            }
+            return IntakeEvent(
+                kind: kind, date: try date(item.date, "date"), volume: volume,
+                calories: try IntakeInput.calories(String(item.calories)), note: try WeightInput.note(item.note))
+        } catch let error as W8CoreError {
+            throw W8CoreError.backupInvalid("intake \(index + 1): \(error.localizedDescription)")
+        }
+    }
+
+    /// The settings the backup sets, checked as the config file's are, and the keys this version does not know.
+    func settings(_ pairs: [(String, SettingValue)]) throws -> ([(SettingKey, SettingValue)], [String]) {
+        var values: [(SettingKey, SettingValue)] = []
+        var unknown: [String] = []
+        var check = Settings()
+        for (name, value) in pairs.sorted(by: { $0.0 < $1.0 }) {
+            guard let key = SettingKey(rawValue: name) else {
+                unknown.append(name)
+                continue
+            }
+            do {
+                try key.apply(value, to: &check)
+            } catch let error as W8CoreError {
+                throw W8CoreError.backupInvalid("its settings: \(error.localizedDescription)")
+            }
+            values.append((key, value))
+        }
+        return (values, unknown)
+    }
+}

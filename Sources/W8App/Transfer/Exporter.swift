@@ -1,0 +1,104 @@
+import Foundation
+import W8Core
+import W8Store
+
+/// What `w8 export` writes.
+public enum ExportFormat: String, CaseIterable, Sendable {
+    case csv, json
+}
+
+/// Writes the entries as CSV, everything as the JSON backup, or the intake log as CSV, streamed from the store
+/// so that memory stays flat however long the history is.
+public struct Exporter {
+    public let database: AppDatabase
+    public let settings: Settings
+    public let dates: DateFormatting
+    public let calendar: Calendar
+    public let now: Date
+    /// `w8 --version`, recorded in the backup.
+    public let w8Version: String
+    let csv = CSVWriter()
+
+    public init(
+        database: AppDatabase, settings: Settings, dates: DateFormatting, calendar: Calendar, now: Date,
+        w8Version: String
+    ) {
+        self.database = database
+        self.settings = settings
+        self.dates = dates
+        self.calendar = calendar
+        self.now = now
+        self.w8Version = w8Version
+    }
+
+    /// The CSV's columns: `id,date,weight,unit,note,body_fat_percent`, and the trend's with `withTrend`.
+    public static func csvColumns(withTrend: Bool) -> [String] {
+        ["id", "date", "weight", "unit", "note", "body_fat_percent"] + (withTrend ? ["trend_weight", "trend_unit"] : [])
+    }
+
+    /// The intake CSV's columns.
+    public static let intakeColumns = ["id", "date", "kind", "volume_ml", "calories", "note"]
+
+    /// Writes every entry, oldest first, as CSV or inside the JSON backup; `out` is committed at the end.
+    public func export(_ format: ExportFormat, withTrend: Bool, to out: TextOutput) throws {
+        switch format {
+        case .csv: try out.write(csv.line(Self.csvColumns(withTrend: withTrend)))
+        case .json: try out.write(try backupHead())
+        }
+        let unit = settings.unit
+        var smoother = TrendSmoother()
+        var day: DateComponents?
+        var trendWeight = 0.0
+        var first = true
+        let encoder = JSONValueEncoder()
+        try database.forEachEntry { entry in
+            if withTrend {
+                let entryDay = calendar.dateComponents([.era, .year, .month, .day], from: entry.date)
+                if entryDay != day {
+                    trendWeight = smoother.add(date: entry.date, weight: entry.weight.value(in: unit)).trend
+                    day = entryDay
+                }
+            }
+            let trend = withTrend ? trendWeight : nil
+            switch format {
+            case .csv:
+                var fields = [
+                    String(entry.id ?? 0), dates.timestamp(entry.date), Weight.exact(entry.weight.value),
+                    entry.weight.unit.rawValue, entry.note ?? "", entry.bodyFatPercent.map(Weight.exact) ?? "",
+                ]
+                if let trend { fields += [Weight.decimal(trend), unit.rawValue] }
+                try out.write(csv.line(fields))
+            case .json:
+                let line = try encoder.encode(BackupDocument.entry(entry, trend: trend, unit: unit, dates: dates))
+                try out.write((first ? "\n    " : ",\n    ") + line.compact)
+            }
+            first = false
+        }
+        if format == .json { try out.write(first ? "]\n}\n" : "\n  ]\n}\n") }
+        try out.commit()
+    }
+
+    /// Writes the intake log as CSV, oldest first.
+    public func exportIntake(to out: TextOutput) throws {
+        try out.write(csv.line(Self.intakeColumns))
+        for event in try database.allIntake() {
+            try out.write(
+                csv.line([
+                    String(event.id ?? 0), dates.timestamp(event.date), event.kind.rawValue,
+                    event.volume.map(String.init) ?? "", String(event.calories), event.note ?? "",
+                ]))
+        }
+        try out.commit()
+    }
+
+    /// The backup up to the opening of its entries, which are streamed after it.
+    func backupHead() throws -> String {
+        let journey = try database.journeyBackup()
+        let document = BackupDocument(
+            w8Version: w8Version, exportedAt: now, settings: settings, journey: journey, intake: journey.intake,
+            dates: dates)
+        let head = try JSONValueEncoder().encode(document).rendered()
+        // Re-open the empty entries array: the entries follow one by one.
+        return String(head.dropLast("[]\n}".count)) + "["
+    }
+}

@@ -1,0 +1,255 @@
+import Foundation
+import W8Core
+import W8Store
+
+/// `--format` of `w8 import`: a format, or auto-detection.
+public enum ImportFormatChoice: String, CaseIterable, Sendable {
+    case auto
+    case w8CSV = "w8-csv"
+    case w8JSON = "w8-json"
+    case openscale, libra, trendweight, generic
+
+    public var format: ImportFormat? { ImportFormat(rawValue: rawValue) }
+}
+
+/// What an import did, for the summary: the counts, the rows skipped and why, and what it restored.
+public struct ImportSummary {
+    public var report: ImportReport
+    public var result: ImportResult
+    public var outcome: TrackerOutcome
+    public var settingsRestored: Int
+    /// Settings of a newer W8Trackr that were left out.
+    public var unknownSettings: [String]
+    public var detected: Bool
+    public var dryRun: Bool
+}
+
+/// Reads an import file into the store in one transaction: detects the format, checks every row as `w8 add`
+/// does, restores a backup's journey, intake log and settings, and evaluates the milestones once at the end.
+public struct Importer {
+    public let tracker: Tracker
+    /// Where a backup's settings are written, after the transaction committed.
+    public let config: ConfigFile
+
+    public init(tracker: Tracker, config: ConfigFile) {
+        self.tracker = tracker
+        self.config = config
+    }
+
+    /// Imports `input`. Each bad row is told to `problem` as one line (`FILE:LINE: reason`); unless `skipInvalid`,
+    /// one bad row writes nothing and throws.
+    public func run(
+        _ input: InputFile, format: ImportFormatChoice, options: ImportOptions, dryRun: Bool, skipInvalid: Bool,
+        problem: @escaping (String) -> Void
+    ) throws -> ImportSummary {
+        let settings = tracker.context.settings
+        var report = ImportReport(file: input.name, skipInvalid: skipInvalid, problem: problem)
+        var first = try input.read()
+        let json = format == .w8JSON || (format == .auto && ImportReport.looksLikeJSON(first))
+        var backup: Backup?
+        if json {
+            var more = try input.read()
+            while !more.isEmpty {
+                first += more
+                more = try input.read()
+            }
+            backup = try Backup(json: first, options: options)
+            (report.format, report.formatName, report.units) = (.w8JSON, ImportFormat.w8JSON.displayName, .rows)
+        }
+        let (result, outcome) = try tracker.importEntries(dryRun: dryRun, restoring: backup?.journey) { importer in
+            if let backup {
+                for row in backup.rows { try report.take(row, into: &importer, label: "entry") }
+            } else {
+                var reader = DelimitedImport(format: format.format, options: options)
+                var chunk = first
+                while !chunk.isEmpty {
+                    for row in try reader.feed(chunk) { try report.take(row, into: &importer) }
+                    chunk = try input.read()
+                }
+                for row in try reader.finish() { try report.take(row, into: &importer) }
+                report.format = reader.format
+                (report.formatName, report.units) = (reader.formatName, reader.unitSource)
+            }
+            try report.finish()
+        }
+        var restored = 0
+        if let backup, !backup.settings.isEmpty {
+            let changed = backup.settings.filter { key, value in key.value(in: settings) != value }
+            restored = changed.count
+            if !dryRun, !changed.isEmpty { try config.set(changed) }
+        }
+        return ImportSummary(
+            report: report, result: result, outcome: outcome, settingsRestored: restored,
+            unknownSettings: backup?.unknownSettings ?? [], detected: format == .auto, dryRun: dryRun)
+    }
+}
+
+/// Counts the rows of an import, tells the bad ones as they come, and keeps what the summary says.
+public struct ImportReport {
+    public let file: String
+    let skipInvalid: Bool
+    let problem: (String) -> Void
+    public var format: ImportFormat?
+    /// The format with its version or view, as the summary names it.
+    public var formatName: String?
+    public var units: ImportUnitSource?
+    var invalid = 0
+    /// Every row skipped, bad (with --skip-invalid) or no weigh-in, with its reason, in the order read.
+    public var skipped: [(line: Int, reason: String)] = []
+    /// The rows that are no weigh-ins, by why.
+    public var notWeighIns: [(line: Int, skip: ImportSkip)] = []
+    /// Bad rows reported one by one; past this many only the count is given.
+    static let reportLimit = 20
+
+    init(file: String, skipInvalid: Bool, problem: @escaping (String) -> Void) {
+        self.file = file
+        self.skipInvalid = skipInvalid
+        self.problem = problem
+    }
+
+    /// A first chunk whose first character (after a byte-order mark and blanks) opens a JSON object.
+    static func looksLikeJSON(_ bytes: [UInt8]) -> Bool {
+        let body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]
+        let blanks: [UInt8] = [UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t")]
+        return body.first { !blanks.contains($0) } == UInt8(ascii: "{")
+    }
+
+    mutating func take(_ row: ImportRow, into importer: inout EntryImporter, label: String? = nil) throws {
+        switch row {
+        case .entry(_, let entry):
+            // After a bad row nothing will be written: the rest are only checked.
+            if invalid == 0 || skipInvalid { try importer.add(entry) }
+        case .skipped(let line, let skip):
+            notWeighIns.append((line, skip))
+            skipped.append((line, skip.reason))
+        case .invalid(let line, let reason):
+            invalid += 1
+            let place = label.map { "\(file): \($0) \(line)" } ?? "\(file):\(line)"
+            if skipInvalid {
+                skipped.append((line, reason))
+                problem("\(place): skipped: \(reason)")
+            } else if invalid <= ImportReport.reportLimit {
+                problem("\(place): \(reason)")
+            }
+        }
+    }
+
+    /// Refuses the whole import when a row was bad and bad rows are not to be skipped.
+    func finish() throws {
+        guard invalid > 0, !skipInvalid else { return }
+        let more = invalid > ImportReport.reportLimit ? " (the first \(ImportReport.reportLimit) are listed)" : ""
+        throw AppError.badInput(
+            "nothing imported: \(invalid) bad row\(invalid == 1 ? "" : "s") in \(file)\(more); "
+                + "fix \(invalid == 1 ? "it" : "them") or give --skip-invalid")
+    }
+
+    /// What the summary says of the unit of weights written without one; nil when the rows carry theirs.
+    static func unitClause(_ source: ImportUnitSource?, formatName: String) -> String? {
+        func other(_ unit: WeightUnit) -> String {
+            unit == .kg ? "give --unit lb if they are pounds" : "give --unit kg if they are kilograms"
+        }
+        switch source {
+        case .none, .rows: return nil
+        case .option(let unit): return "weights read as \(unit.rawValue), as --unit says"
+        case .file(let unit): return "weights in \(unit.rawValue), as the file says"
+        case .app(let unit):
+            let app = formatName.hasSuffix(" CSV") ? String(formatName.dropLast(4)) : formatName
+            return "weights in \(unit.rawValue), the only unit \(app) writes"
+        case .appDefault(let unit):
+            return "weights read as \(unit.rawValue), as the file names no unit — \(other(unit))"
+        case .preferred(let unit):
+            return "weights read as \(unit.rawValue), your preferred unit — \(other(unit))"
+        }
+    }
+
+    /// `lines 3, 4 and 6`, the first 20 of them.
+    static func lineList(_ lines: [Int]) -> String {
+        let shown = lines.prefix(20).map(String.init)
+        let more = lines.count > 20 ? " and \(lines.count - 20) more" : ""
+        guard shown.count > 1 else { return "line \(shown.first ?? "")" }
+        if more.isEmpty { return "lines " + shown.dropLast().joined(separator: ", ") + " and " + shown.last! }
+        return "lines " + shown.joined(separator: ", ") + more
+    }
+
+    /// One line for each kind of row that is no weigh-in.
+    var notWeighInLines: [String] {
+        let interpolated = notWeighIns.filter { $0.skip == .interpolated }.map(\.line)
+        let placeholders = notWeighIns.filter { $0.skip != .interpolated }.map(\.line)
+        var lines: [String] = []
+        if !interpolated.isEmpty {
+            let days = interpolated.count == 1 ? "1 interpolated day" : "\(interpolated.count) interpolated days"
+            lines.append(
+                "Skipped \(days) (TrendWeight computed their weights between weigh-ins): "
+                    + "\(Self.lineList(interpolated)).")
+        }
+        if !placeholders.isEmpty {
+            let rows =
+                placeholders.count == 1 ? "1 midnight placeholder" : "\(placeholders.count) midnight placeholders"
+            lines.append("Skipped \(rows) repeating a weigh-in later the same day: \(Self.lineList(placeholders)).")
+        }
+        return lines
+    }
+}
+
+extension Presenter {
+    /// What `w8 import` prints: the format read and the unit assumed, the counts, the rows that are no weigh-ins,
+    /// the milestones and the progress; or its JSON.
+    public func importSummary(_ summary: ImportSummary, json: Bool) -> [String] {
+        let report = summary.report
+        let result = summary.result
+        if json {
+            return [
+                JSON.object([
+                    ("file", .string(report.file)),
+                    ("format", .string(report.format?.rawValue)),
+                    ("read_as", .string(report.formatName)),
+                    ("detected", .bool(summary.detected)),
+                    ("unit", .string(report.units?.unit?.rawValue)),
+                    ("unit_assumed", .bool(report.units?.isAssumed ?? false)),
+                    ("dry_run", .bool(summary.dryRun)),
+                    ("added", .integer(Int64(result.added))),
+                    ("already_present", .integer(Int64(result.present))),
+                    ("skipped", .integer(Int64(report.skipped.count))),
+                    ("skipped_lines", .array(report.skipped.map { .integer(Int64($0.line)) })),
+                    (
+                        "skipped_rows",
+                        .array(
+                            report.skipped.map {
+                                .object([("line", .integer(Int64($0.line))), ("reason", .string($0.reason))])
+                            })
+                    ),
+                    ("achievements_restored", .integer(Int64(result.achievementsRestored))),
+                    ("intake_restored", .integer(Int64(result.intakeRestored))),
+                    ("settings_restored", .integer(Int64(summary.settingsRestored))),
+                    ("achieved", .array(result.change.achievements.map { .string($0.type.rawValue) })),
+                    ("notified", JSON.string(summary.outcome.notified?.rawValue)),
+                ]).rendered()
+            ]
+        }
+        var lines: [String] = []
+        if let formatName = report.formatName {
+            let how = summary.detected ? ", detected from its first lines" : ""
+            let units = ImportReport.unitClause(report.units, formatName: formatName).map { "; " + $0 } ?? ""
+            lines.append("Read \(report.file) as \(formatName)\(how)\(units).")
+        } else {
+            lines.append("Read \(report.file): it holds no rows.")
+        }
+        var counts = "\(result.added) added, \(result.present) already present, \(report.skipped.count) skipped"
+        if result.achievementsRestored > 0 { counts += ", \(result.achievementsRestored) achievements restored" }
+        if result.intakeRestored > 0 { counts += ", \(result.intakeRestored) intake events restored" }
+        if summary.settingsRestored > 0 { counts += ", \(summary.settingsRestored) settings restored" }
+        if summary.dryRun {
+            lines.append("Dry run, nothing written: " + counts.replacingOccurrences(of: " added", with: " to add") + ".")
+        } else {
+            lines.append("Imported: \(counts).")
+        }
+        lines += report.notWeighInLines
+        if !summary.dryRun {
+            lines += milestoneLines(summary.outcome)
+        } else if !result.change.achievements.isEmpty {
+            lines.append("Would record " + (MilestoneType.phrase(result.change.achievements.map(\.type)) ?? "nothing") + ".")
+        }
+        if let line = progressLine(result.change.snapshot) { lines.append(line) }
+        return lines
+    }
+}

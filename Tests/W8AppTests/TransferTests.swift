@@ -1,0 +1,145 @@
+import Foundation
+import Testing
+import W8App
+import W8Core
+import W8Store
+import W8TestSupport
+
+/// Export, import and the backup round trip, on real databases and files in a temporary directory.
+@Suite struct TransferTests {
+    let calendar = PinnedCalendar.berlin
+    let now: Date
+    let directory: TestDirectory
+
+    init() throws {
+        now = calendar.date(2026, 11, 23, 12)
+        directory = try TestDirectory()
+    }
+
+    func database(_ name: String) throws -> AppDatabase { try AppDatabase.open(at: directory.appending("\(name).sqlite")) }
+
+    func exporter(_ database: AppDatabase, settings: Settings = Settings()) -> Exporter {
+        Exporter(
+            database: database, settings: settings, dates: DateFormatting(timeZone: calendar.timeZone),
+            calendar: calendar, now: now, w8Version: "test")
+    }
+
+    func importer(_ database: AppDatabase, config: String = "config.toml") -> Importer {
+        let tracker = Tracker(
+            database: database, sink: InMemoryNotificationSink(),
+            context: EvaluationContext(now: now, calendar: calendar, settings: Settings()),
+            statusBar: CountingStatusBar())
+        return Importer(tracker: tracker, config: ConfigFile(path: directory.appending(config)))
+    }
+
+    var options: ImportOptions { ImportOptions(preferredUnit: .lb, now: now, calendar: calendar) }
+
+    func read(_ name: String) throws -> String { try String(contentsOfFile: directory.appending(name), encoding: .utf8) }
+
+    /// A database with a goal, three weigh-ins (one in kg, one with a note that needs quoting), a drink and a meal.
+    func seeded() throws -> AppDatabase {
+        let db = try database("a")
+        let context = EvaluationContext(now: now, calendar: calendar, settings: Settings())
+        _ = try db.addEntry(WeightEntry(weight: Weight(200, .lb), date: calendar.date(2026, 11, 1, 7)), context: context)
+        _ = try db.setGoal(Weight(160, .lb), at: calendar.date(2026, 11, 1, 8), context: context)
+        _ = try db.addEntry(
+            WeightEntry(weight: Weight(86.5, .kg), date: calendar.date(2026, 11, 10, 7), note: "a, \"b\"\nc"),
+            context: context)
+        _ = try db.addEntry(
+            WeightEntry(weight: Weight(189.2, .lb), date: calendar.date(2026, 11, 20, 7), bodyFatPercent: 24.5),
+            context: context)
+        _ = try db.addIntake(
+            IntakeEvent(kind: .water, date: calendar.date(2026, 11, 20, 9), volume: 250), goals: IntakeSettings(),
+            notify: false, now: now, calendar: calendar)
+        _ = try db.addIntake(
+            IntakeEvent(kind: .meal, date: calendar.date(2026, 11, 20, 13), calories: 700, note: "soup"),
+            goals: IntakeSettings(), notify: false, now: now, calendar: calendar)
+        return db
+    }
+
+    @Test("CSV: the header, then each entry oldest first, as entered, quoted where needed")
+    func csv() throws {
+        defer { directory.remove() }
+        try exporter(try seeded()).export(.csv, withTrend: false, to: TextOutput.replacing(directory.appending("out.csv")))
+        let lines = try read("out.csv").split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.first == "id,date,weight,unit,note,body_fat_percent")
+        #expect(lines[1] == "1,2026-11-01T07:00:00+01:00,200.0,lb,,")
+        #expect(lines[2] == "2,2026-11-10T07:00:00+01:00,86.5,kg,\"a, \"\"b\"\"")
+        #expect(lines[4] == "3,2026-11-20T07:00:00+01:00,189.2,lb,,24.5")
+    }
+
+    @Test("The intake CSV lists every event with its columns")
+    func intakeCSV() throws {
+        defer { directory.remove() }
+        try exporter(try seeded()).exportIntake(to: TextOutput.replacing(directory.appending("intake.csv")))
+        #expect(
+            try read("intake.csv") == """
+                id,date,kind,volume_ml,calories,note
+                1,2026-11-20T09:00:00+01:00,water,250,0,
+                2,2026-11-20T13:00:00+01:00,meal,,700,soup
+
+                """)
+    }
+
+    @Test("The JSON backup restores entries, goal, achievements, intake and settings; its re-export is the same")
+    func backupRoundTrip() throws {
+        defer { directory.remove() }
+        var settings = Settings()
+        settings.unit = .kg
+        settings.intake.waterGoal = 2500
+        try exporter(try seeded(), settings: settings).export(
+            .json, withTrend: false, to: TextOutput.replacing(directory.appending("backup.json")))
+
+        let restored = try database("b")
+        let summary = try importer(restored).run(
+            try InputFile(directory.appending("backup.json")), format: .auto, options: options, dryRun: false,
+            skipInvalid: false, problem: { Issue.record("problem: \($0)") })
+        let again = try ConfigFile(path: directory.appending("config.toml")).load()
+        try exporter(restored, settings: again).export(
+            .json, withTrend: false, to: TextOutput.replacing(directory.appending("again.json")))
+
+        #expect(summary.result.added == 3 && summary.result.intakeRestored == 2)
+        #expect(summary.settingsRestored == 2)
+        #expect(again.unit == .kg && again.intake.waterGoal == 2500)
+        #expect(try read("again.json") == read("backup.json"))
+        // And a second import adds nothing.
+        let second = try importer(restored).run(
+            try InputFile(directory.appending("backup.json")), format: .w8JSON, options: options, dryRun: false,
+            skipInvalid: false, problem: { _ in })
+        #expect(second.result.added == 0 && second.result.present == 3 && second.result.intakeRestored == 0)
+    }
+
+    @Test("A bad row is told as FILE:LINE and nothing is written; --skip-invalid imports the rest")
+    func badRows() throws {
+        defer { directory.remove() }
+        let file = directory.appending("in.csv")
+        try "date,weight\n2026-11-01,180\n2026-11-02,abc\n2026-11-03,179\n".write(
+            toFile: file, atomically: true, encoding: .utf8)
+        let db = try database("c")
+        var problems: [String] = []
+
+        #expect(throws: AppError.self) {
+            try importer(db).run(
+                try InputFile(file), format: .auto, options: options, dryRun: false, skipInvalid: false,
+                problem: { problems.append($0) })
+        }
+        #expect(problems == ["\(file):3: weight 'abc' is not a number; try 182.4 or 82,5kg"])
+        #expect(try db.entryCount() == 0)
+
+        let summary = try importer(db).run(
+            try InputFile(file), format: .auto, options: options, dryRun: false, skipInvalid: true, problem: { _ in })
+        #expect(summary.result.added == 2 && summary.report.skipped.map(\.line) == [3])
+    }
+
+    @Test("A dry run counts exactly and writes nothing")
+    func dryRun() throws {
+        defer { directory.remove() }
+        let file = directory.appending("in.csv")
+        try "date,weight\n2026-11-01,180\n2026-11-02,179\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let db = try database("d")
+        let summary = try importer(db).run(
+            try InputFile(file), format: .generic, options: options, dryRun: true, skipInvalid: false, problem: { _ in })
+        #expect(summary.result.added == 2)
+        #expect(try db.entryCount() == 0)
+    }
+}

@@ -91,7 +91,7 @@ extension W8 {
                 + SettingKey.allCases.map { "  \($0.rawValue): \($0.help)" }.joined(separator: "\n"))
 
         @Argument(help: "A setting's key, such as unit or summary.hour.")
-        var key: String?
+        var key: ConfigKey?
 
         @Argument(help: "A new value for the key.")
         var value: String?
@@ -108,10 +108,32 @@ extension W8 {
                 for key in SettingKey.allCases { print("\(key.rawValue) = \(key.value(in: settings))") }
                 return
             }
-            guard let setting = SettingKey(rawValue: key) else { throw W8CoreError.unknownSetting(key) }
+            guard case .known(let setting) = key else { throw W8CoreError.unknownSetting(key.text) }
             let settings = try value.map { try runtime.config.set(setting, to: $0) } ?? runtime.settings()
-            if output.json { return emit(.object([(key, JSON.setting(setting.value(in: settings)))])) }
+            if output.json { return emit(.object([(setting.rawValue, JSON.setting(setting.value(in: settings)))])) }
             print(setting.value(in: settings))
         }
     }
+}
+
+/// The key of `w8 config`: one of the settings (completed by the shells), or a word that is not one, refused with
+/// the word named (exit 65) rather than as a usage error.
+enum ConfigKey: ExpressibleByArgument {
+    case known(SettingKey)
+    case unknown(String)
+
+    init(argument: String) {
+        self = SettingKey(rawValue: argument).map(ConfigKey.known) ?? .unknown(argument)
+    }
+
+    var text: String {
+        switch self {
+        case .known(let key): key.rawValue
+        case .unknown(let text): text
+        }
+    }
+
+    static var allValueStrings: [String] { SettingKey.allCases.map(\.rawValue) }
+
+    static var defaultCompletionKind: CompletionKind { .list(allValueStrings) }
 }

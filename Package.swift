@@ -13,7 +13,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
-        // Pure domain: entries, units, goals, progress, milestones, settings. Foundation only, no I/O.
+        // Pure domain: entries, units, goals, progress, milestones, intake, settings, import parsers, XDG rules.
+        // Foundation only, no I/O: time, calendar, time zone and environment are passed in.
         .target(name: "W8Core"),
         // SQLite through GRDB. The only module that imports GRDB.
         .target(
@@ -31,13 +32,15 @@ let package = Package(
         .target(name: "W8Scheduler", dependencies: ["W8Core", "W8App", "CW8Linux", "W8System"]),
         // Test doubles and fixtures shipped as a real target (like swift-log's InMemoryLogHandler).
         .target(name: "W8TestSupport", dependencies: ["W8Core", "W8Store", "W8Libnotify"]),
-        // Application services: the tracker that ties store, rules and sink together, config file, XDG paths.
+        // The workflows: Tracker, IntakeLog, EventRunner, import and export, the systemd installer, the config file,
+        // paths, and the presentation (text and JSON reports).
         .target(name: "W8App", dependencies: ["W8Core", "W8Store", "CW8Linux", "W8System"]),
         // cairo's C API, for the chart image. Only W8Chart imports it (its tests too, to decode the PNGs).
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         // The weight chart as a PNG or SVG file, drawn with cairo.
         .target(name: "W8Chart", dependencies: ["W8Core", "CCairo", "W8System"]),
-        // The composition root: the only place that reads the clock, the environment and XDG paths.
+        // The command line: parse, one call into W8App, print. Its Runtime is the composition root, the only place
+        // that reads the clock, the time zone and the environment.
         .executableTarget(
             name: "w8",
             dependencies: [

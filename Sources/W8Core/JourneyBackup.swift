@@ -19,10 +19,3 @@ public struct JourneyBackup: Sendable, Equatable {
         self.intake = intake
     }
 }
-
-extension Weight {
-    /// A number as text that reads back as the same Double: `182.4`, never `182.40000000000001`.
-    public static func exact(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(format: "%.1f", value) : "\(value)"
-    }
-}

@@ -41,10 +41,4 @@ public struct Weight: Sendable, Equatable, Hashable, Codable {
 
     /// "182.4 lb": one decimal, in the weight's own unit.
     public var formatted: String { "\(Weight.decimal(value)) \(unit.rawValue)" }
-
-    /// One decimal, never "-0.0", always a point whatever the locale.
-    public static func decimal(_ value: Double) -> String {
-        let rounded = (value * 10).rounded() / 10
-        return String(format: "%.1f", rounded == 0 ? 0 : rounded)
-    }
 }

@@ -13,9 +13,7 @@ public enum JSON: Sendable {
 
     /// A weight or percentage: rounded to one decimal, or null.
     public static func decimal(_ value: Double?) -> JSON {
-        guard let value else { return .null }
-        let rounded = (value * 10).rounded() / 10
-        return .number(rounded == 0 ? 0 : rounded)
+        value.map { .number(Weight.tenths($0)) } ?? .null
     }
 
     public static func string(_ value: String?) -> JSON { value.map { .string($0) } ?? .null }
@@ -36,7 +34,7 @@ public enum JSON: Sendable {
         case .bool(let b): return b ? "true" : "false"
         case .integer(let i): return String(i)
         case .number(let d):
-            return d == d.rounded() && abs(d) < 1e15 ? String(format: "%.1f", d) : String(describing: d)
+            return Weight.exact(d)
         case .string(let s): return JSON.quote(s)
         case .array(let items):
             if items.isEmpty { return "[]" }

@@ -147,7 +147,7 @@ public struct BackupDocument: Codable {
         Entry(
             id: entry.id ?? 0, date: dates.timestamp(entry.date), weight: entry.weight.value,
             unit: entry.weight.unit.rawValue, note: entry.note, body_fat_percent: entry.bodyFatPercent,
-            trend_weight: trend.map { ($0 * 10).rounded() / 10 }, trend_unit: trend == nil ? nil : unit.rawValue)
+            trend_weight: trend.map(Weight.tenths), trend_unit: trend == nil ? nil : unit.rawValue)
     }
 
     /// "entries[3].weight is not a number", from the decoder's error.

@@ -22,8 +22,10 @@ ZSHCOMPDIR ?= $(DATADIR)/zsh/site-functions
 FISHCOMPDIR ?= $(DATADIR)/fish/vendor_completions.d
 UNITS := w8trackr.service w8trackr-summary.service w8trackr-summary.timer
 # Every installed file, relative to DESTDIR; `uninstall` removes exactly these.
+# The icon's PNG sizes are rendered from the SVG by scripts/render-icons and committed.
+ICONS := scalable/apps/w8trackr.svg 48x48/apps/w8trackr.png 128x128/apps/w8trackr.png
 INSTALLED := $(BINDIR)/w8 $(addprefix $(USERUNITDIR)/,$(UNITS)) $(DATADIR)/applications/w8trackr.desktop \
-	$(DATADIR)/icons/hicolor/scalable/apps/w8trackr.svg $(MANDIR)/man1/w8.1 $(BASHCOMPDIR)/w8 $(ZSHCOMPDIR)/_w8 \
+	$(addprefix $(DATADIR)/icons/hicolor/,$(ICONS)) $(MANDIR)/man1/w8.1 $(BASHCOMPDIR)/w8 $(ZSHCOMPDIR)/_w8 \
 	$(FISHCOMPDIR)/w8.fish
 
 # The one place the version lives is Sources/w8/W8.swift (`w8 --version`); the packaging recipes are checked against it.
@@ -63,8 +65,9 @@ install-files:
 		chmod 644 $(DESTDIR)$(USERUNITDIR)/$$unit; \
 	done
 	install -Dm644 data/w8trackr.desktop $(DESTDIR)$(DATADIR)/applications/w8trackr.desktop
-	install -Dm644 data/icons/hicolor/scalable/apps/w8trackr.svg \
-		$(DESTDIR)$(DATADIR)/icons/hicolor/scalable/apps/w8trackr.svg
+	for icon in $(ICONS); do \
+		install -Dm644 data/icons/hicolor/$$icon $(DESTDIR)$(DATADIR)/icons/hicolor/$$icon || exit 1; \
+	done
 	install -Dm644 doc/w8.1 $(DESTDIR)$(MANDIR)/man1/w8.1
 	# Completions come from the binary; a sourced bash script has no use for the hashbang.
 	$(PKG_BIN) --generate-completion-script bash | sed '1{/^#!/d}' > $(DESTDIR)$(BASHCOMPDIR)/w8

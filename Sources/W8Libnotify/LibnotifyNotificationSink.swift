@@ -24,9 +24,6 @@ public struct NotificationServerInfo: Sendable, Equatable, Codable {
 /// Every libnotify call runs on one thread the process shares (libnotify's state is global); each call waits for
 /// that thread at most `deadline` seconds and then throws `LibnotifyError.timedOut`.
 public final class LibnotifyNotificationSink: NotificationSink {
-    /// The icon shown when the themed `w8trackr` icon is not installed.
-    public static let fallbackIcon = "dialog-information"
-
     public let deadline: TimeInterval
     /// Directories searched for installed themed icons, in order (`$XDG_DATA_HOME`, then `$XDG_DATA_DIRS`).
     public let dataDirectories: [String]
@@ -151,22 +148,43 @@ public final class LibnotifyNotificationSink: NotificationSink {
         }
     }
 
-    /// `name` if it is an existing file or an installed hicolor icon; otherwise `fallbackIcon`.
+    /// The file of the installed icon `name`, or `name` itself when no file is installed (or it is a path).
+    ///
+    /// Servers resolve a themed name in their own way, and two common ones miss a correct install: dunst skips a
+    /// hicolor folder without `index.theme` (as `/usr/local/share/icons/hicolor` is), mako reads only
+    /// `/usr/share/icons/hicolor`. Every server tried opens an absolute path, so the file is sent instead.
+    /// The first data directory holding any file of `name` wins, as the XDG base directory spec orders them.
     func resolveIcon(_ name: String) -> String {
+        guard !name.hasPrefix("/") else { return name }
         let fileManager = FileManager.default
-        if name.hasPrefix("/") {
-            return fileManager.fileExists(atPath: name) ? name : Self.fallbackIcon
-        }
         for directory in dataDirectories {
             let hicolor = directory + "/icons/hicolor"
             guard let sizes = try? fileManager.contentsOfDirectory(atPath: hicolor) else { continue }
-            for size in sizes.sorted() {
-                for fileExtension in ["svg", "png"]
-                where fileManager.fileExists(atPath: "\(hicolor)/\(size)/apps/\(name).\(fileExtension)") {
-                    return name
-                }
+            let files = sizes.flatMap { size in
+                ["png", "svg"].map { "\(hicolor)/\(size)/apps/\(name).\($0)" }
             }
+            .filter { fileManager.fileExists(atPath: $0) }
+            if let best = files.min(by: { Self.iconPreference($0) < Self.iconPreference($1) }) { return best }
         }
-        return Self.fallbackIcon
+        return name
     }
+
+    /// How well an icon file suits a notification; lower is better.
+    ///
+    /// A 48 px PNG first: 48 px is what xfce4-notifyd and notification-daemon draw, within dunst's default 32–128
+    /// and under mako's 64, so no server has to scale it; and every gdk-pixbuf reads PNG, while SVG needs librsvg's
+    /// loader. Then the nearest larger PNG (scaling down looks better than up), then smaller ones, then the SVG.
+    static func iconPreference(_ path: String) -> (Int, Int, String) {
+        let size = URL(fileURLWithPath: path).deletingLastPathComponent().deletingLastPathComponent().lastPathComponent
+        let pixels = size.split(separator: "x").first.flatMap { Int($0) }
+        switch (path.hasSuffix(".png"), pixels) {
+        case (true, let pixels?) where pixels >= preferredIconPixels: return (0, pixels - preferredIconPixels, path)
+        case (true, let pixels?): return (1, preferredIconPixels - pixels, path)
+        case (true, nil): return (2, 0, path)
+        case (false, _): return (3, 0, path)
+        }
+    }
+
+    /// The icon size notifications are drawn at by most servers (see `iconPreference`).
+    static let preferredIconPixels = 48
 }

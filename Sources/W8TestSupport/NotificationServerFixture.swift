@@ -165,17 +165,19 @@ public final class HungNotificationServer {
 /// dunst on its own Xvfb display and private session bus, configured so tests can read back what it showed.
 ///
 /// The test configuration keeps every notification (no stacking of duplicates, history of 100), shows each for
-/// 600 s unless the client asks otherwise, reads markup, resolves icons from `iconDirectory` and a stock
-/// directory holding `dialog-information.svg`, and writes the urgency as the first line of each message so that
-/// `history()` can report it (dunst's history has no urgency field).
+/// 600 s unless the client asks otherwise, reads markup, resolves icon names only in `themeDirectory` (which holds
+/// a `w8trackr.svg` of its own, as a server's icon theme might), and writes the urgency as the first line of each
+/// message so that `history()` can report it (dunst's history has no urgency field).
 public final class DunstSession {
     public let bus: PrivateSessionBus
     /// The X display, such as ":3".
     public let display: String
     /// `XDG_DATA_HOME` of `environment`; copy an icon to `icons/hicolor/scalable/apps/` under it to install it.
     public let dataHome: URL
-    /// Where dunst looks up the `w8trackr` icon: `dataHome/icons/hicolor/scalable/apps`.
+    /// Where a test installs the `w8trackr` icon: `dataHome/icons/hicolor/scalable/apps`. dunst does not look here.
     public let iconDirectory: URL
+    /// The only place dunst looks up icon names; it has a `w8trackr.svg` that is not the app's.
+    public let themeDirectory: URL
     /// The seconds dunst shows a notification whose client asked for the server default.
     public static let defaultTimeoutSeconds: Int64 = 600
 
@@ -207,9 +209,9 @@ public final class DunstSession {
             dataHome = URL(fileURLWithPath: share)
             iconDirectory = dataHome.appendingPathComponent("icons/hicolor/scalable/apps")
             try FileManager.default.createDirectory(at: iconDirectory, withIntermediateDirectories: true)
-            let stockIcons = try bus.directory.subdirectory("stock-icons")
-            try Self.stockIcon.write(
-                to: stockIcons.appendingPathComponent("dialog-information.svg"), atomically: true, encoding: .utf8)
+            themeDirectory = try bus.directory.subdirectory("server-theme")
+            try Self.themeIcon.write(
+                to: themeDirectory.appendingPathComponent("w8trackr.svg"), atomically: true, encoding: .utf8)
 
             xvfb = try ChildProcess(
                 name: "Xvfb", executable: xvfbPath,
@@ -223,7 +225,7 @@ public final class DunstSession {
             display = ":" + number
 
             let config = bus.directory.url.appendingPathComponent("dunstrc")
-            try Self.configuration(iconPaths: [iconDirectory.path, stockIcons.path])
+            try Self.configuration(iconPaths: [themeDirectory.path])
                 .write(to: config, atomically: true, encoding: .utf8)
             var dunstEnvironment = bus.environment
             dunstEnvironment["DISPLAY"] = display
@@ -265,8 +267,8 @@ public final class DunstSession {
         return text
     }
 
-    /// A plain circle, so that dunst can resolve the stock fallback icon name.
-    static let stockIcon = """
+    /// A plain circle, so that dunst can resolve the name `w8trackr` from its own theme.
+    static let themeIcon = """
         <svg xmlns="http://www.w3.org/2000/svg" width="16" height="16" viewBox="0 0 16 16">\
         <circle cx="8" cy="8" r="7" fill="#3465a4"/></svg>
         """

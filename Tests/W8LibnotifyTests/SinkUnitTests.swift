@@ -35,19 +35,36 @@ struct SinkUnitTests {
                 == ["/d", "/x", "/y"])
     }
 
-    @Test("The icon is used by name only where it is installed")
+    @Test("The installed icon is sent as its file, the 48 px PNG first; the themed name only when none is installed")
     func resolvesIcon() throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("w8-icons-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
-        let apps = root.appendingPathComponent("icons/hicolor/48x48/apps")
-        try FileManager.default.createDirectory(at: apps, withIntermediateDirectories: true)
-        let sink = LibnotifyNotificationSink(dataDirectories: ["/nonexistent", root.path])
-        #expect(sink.resolveIcon("w8trackr") == "dialog-information")
-
-        try Data().write(to: apps.appendingPathComponent("w8trackr.png"))
-
+        let user = root.appendingPathComponent("user")
+        let system = root.appendingPathComponent("system")
+        let sink = LibnotifyNotificationSink(dataDirectories: ["/nonexistent", user.path, system.path])
+        func install(_ directory: URL, _ relative: String) throws -> String {
+            let file = directory.appendingPathComponent("icons/hicolor/\(relative)")
+            try FileManager.default.createDirectory(
+                at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data().write(to: file)
+            return file.path
+        }
         #expect(sink.resolveIcon("w8trackr") == "w8trackr")
-        #expect(sink.resolveIcon("/nonexistent/icon.png") == "dialog-information")
+
+        let svg = try install(system, "scalable/apps/w8trackr.svg")
+        #expect(sink.resolveIcon("w8trackr") == svg)
+        let png128 = try install(system, "128x128/apps/w8trackr.png")
+        #expect(sink.resolveIcon("w8trackr") == png128, "a PNG before the SVG")
+        _ = try install(system, "32x32/apps/w8trackr.png")
+        #expect(sink.resolveIcon("w8trackr") == png128, "larger before smaller")
+        let png48 = try install(system, "48x48/apps/w8trackr.png")
+        #expect(sink.resolveIcon("w8trackr") == png48)
+        let other = try install(system, "48x48/apps/other.png")
+        #expect(sink.resolveIcon("other") == other)
+        let userSVG = try install(user, "scalable/apps/w8trackr.svg")
+        #expect(sink.resolveIcon("w8trackr") == userSVG, "XDG_DATA_HOME comes first")
+
+        #expect(sink.resolveIcon("/nonexistent/icon.png") == "/nonexistent/icon.png")
     }
 
     @Test(

@@ -45,6 +45,7 @@ let package = Package(
         .testTarget(name: "W8StoreTests", dependencies: ["W8Core", "W8Store", "W8TestSupport"]),
         .testTarget(name: "W8SchedulerTests", dependencies: ["W8Core", "W8Scheduler", "W8TestSupport"]),
         .testTarget(name: "W8ChartTests", dependencies: ["W8Core", "W8Chart", "CCairo"]),
+        .testTarget(name: "W8AppTests", dependencies: ["W8App"]),
         .testTarget(name: "W8CLITests", dependencies: ["W8Core", "W8TestSupport"]),
         // Test-only: drives LibnotifyNotificationSink in its own process, with the session bus of its environment.
         .executableTarget(name: "w8-notify-probe", dependencies: ["W8Core", "W8Libnotify", "W8TestSupport"]),

@@ -27,13 +27,18 @@ public final class LibnotifyNotificationSink: NotificationSink {
     public let deadline: TimeInterval
     /// Directories searched for installed themed icons, in order (`$XDG_DATA_HOME`, then `$XDG_DATA_DIRS`).
     public let dataDirectories: [String]
+    /// Where the session bus finds the servers it starts, to name one that failed to start.
+    public let serviceDirectories: [String]
 
     /// - Parameters:
     ///   - deadline: the longest a `post`, `close` or `serverInfo` waits for the notification server.
     ///   - dataDirectories: where themed icons may be installed; see `dataDirectories(environment:)`.
-    public init(deadline: TimeInterval = 2.0, dataDirectories: [String]) {
+    ///   - serviceDirectories: the session bus's `.service` directories; see
+    ///     `NotificationService.sessionServiceDirectories`.
+    public init(deadline: TimeInterval = 2.0, dataDirectories: [String], serviceDirectories: [String] = []) {
         self.deadline = deadline
         self.dataDirectories = dataDirectories
+        self.serviceDirectories = serviceDirectories
     }
 
     /// The XDG data directories of `environment`: `$XDG_DATA_HOME` (default `~/.local/share`), then
@@ -56,7 +61,7 @@ public final class LibnotifyNotificationSink: NotificationSink {
     /// `g_object_get (…, "id")`. With `replacesID` set, the server replaces that notification and keeps its id.
     public func post(_ notification: DesktopNotification) throws(LibnotifyError) -> UInt32 {
         let icon = resolveIcon(notification.icon)
-        return try LibnotifyThread.process.run(deadline: deadline) { context throws(LibnotifyError) in
+        return try run { context throws(LibnotifyError) in
             try context.connect()
             let body = context.serverReadsMarkup() ? Self.escapeMarkup(notification.body) : notification.body
             guard let handle = notify_notification_new(notification.title, body, icon) else {
@@ -87,7 +92,7 @@ public final class LibnotifyNotificationSink: NotificationSink {
     ///
     /// Underneath: a `NotifyNotification` whose "id" property is `id`, then `notify_notification_close`.
     public func close(id: UInt32) throws(LibnotifyError) {
-        try LibnotifyThread.process.run(deadline: deadline) { context throws(LibnotifyError) in
+        try run { context throws(LibnotifyError) in
             try context.connect()
             guard let handle = notify_notification_new("", nil, nil) else {
                 throw .serverError("notify_notification_new failed")
@@ -102,10 +107,33 @@ public final class LibnotifyNotificationSink: NotificationSink {
         }
     }
 
+    /// Runs `body` on the libnotify thread within `deadline`; a server that failed to start is named from
+    /// `serviceDirectories`.
+    private func run<T: Sendable>(
+        _ body: @escaping @Sendable (inout LibnotifyContext) throws(LibnotifyError) -> T
+    ) throws(LibnotifyError) -> T {
+        do {
+            return try LibnotifyThread.process.run(deadline: deadline, body)
+        } catch {
+            throw error.namingServers(from: serviceDirectories)
+        }
+    }
+
     /// Asks the session's notification server who it is and what it can do.
     ///
-    /// Underneath: `notify_get_server_info` and `notify_get_server_caps`, on the libnotify thread.
-    public static func serverInfo(deadline: TimeInterval = 2.0) throws(LibnotifyError) -> NotificationServerInfo {
+    /// Underneath: `notify_get_server_info` and `notify_get_server_caps`, on the libnotify thread. A server that
+    /// failed to start is named from `serviceDirectories`.
+    public static func serverInfo(
+        deadline: TimeInterval = 2.0, serviceDirectories: [String] = []
+    ) throws(LibnotifyError) -> NotificationServerInfo {
+        do {
+            return try serverInfoOnThread(deadline: deadline)
+        } catch {
+            throw error.namingServers(from: serviceDirectories)
+        }
+    }
+
+    private static func serverInfoOnThread(deadline: TimeInterval) throws(LibnotifyError) -> NotificationServerInfo {
         try LibnotifyThread.process.run(deadline: deadline) { context throws(LibnotifyError) in
             try context.connect()
             var name: UnsafeMutablePointer<CChar>?

@@ -50,22 +50,23 @@ public final class W8Sandbox: @unchecked Sendable {
         environment = env.merging(extra) { $1 }
     }
 
-    /// A sandbox that reaches `bus` and nothing else: no DISPLAY, because `w8` must not need one.
-    public convenience init(bus: PrivateSessionBus, timeZone: String = "Europe/Berlin") throws {
+    /// A sandbox that reaches `bus` and nothing else: no DISPLAY, because `w8` must not need one. `w8` runs as the
+    /// bus's user, the only one the bus admits.
+    public convenience init(bus: PrivateSessionBus, timeZone: String = "Europe/Berlin", extra: [String: String] = [:])
+        throws
+    {
         try self.init(
             timeZone: timeZone,
-            extra: ["DBUS_SESSION_BUS_ADDRESS": bus.address, "XDG_RUNTIME_DIR": bus.runtimeDirectory.path])
+            extra: ["DBUS_SESSION_BUS_ADDRESS": bus.address, "XDG_RUNTIME_DIR": bus.runtimeDirectory.path].merging(
+                extra
+            ) { $1 }, user: bus.user)
     }
 
     /// A sandbox whose `w8` runs as `session`'s user and reaches its bus, and finds the icons installed in its
     /// `systemDataDirectory` (like `/usr/local/share`). No DISPLAY or WAYLAND_DISPLAY: `w8` needs neither.
     public convenience init(session: NotificationServerSession, timeZone: String = "Europe/Berlin") throws {
         try self.init(
-            timeZone: timeZone,
-            extra: [
-                "DBUS_SESSION_BUS_ADDRESS": session.bus.address, "XDG_RUNTIME_DIR": session.bus.runtimeDirectory.path,
-                "XDG_DATA_DIRS": session.systemDataDirectory.path,
-            ], user: session.user)
+            bus: session.bus, timeZone: timeZone, extra: ["XDG_DATA_DIRS": session.systemDataDirectory.path])
     }
 
     deinit { try? FileManager.default.removeItem(at: root) }

@@ -95,8 +95,9 @@ deb: release
 rpm: release
 	./packaging/rpm/build-rpm artifacts
 
-# Builds everything and runs every test: domain, store, the built CLI, real notifications through dunst, then
-# the .deb and the install layout.
+# Builds everything and runs every test: domain, store, the built CLI, real notifications through dunst,
+# xfce4-notifyd, notification-daemon and mako (and waybar) on private buses and displays, then the .deb and the
+# install layout. As root, the sway side runs as the user w8test that `deps` creates.
 test: deps
 	$(SWIFT) build --build-tests
 	# The waiter's timing tests get a process of their own: the CLI tests block the 2-core test thread pool.

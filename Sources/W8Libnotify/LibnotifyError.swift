@@ -65,9 +65,12 @@ public struct ServerStartFailure: Sendable, Equatable, CustomStringConvertible {
         if services.count > 1 {
             hint = "run the one your desktop uses in a terminal to see why"
         } else if throughSystemd {
-            hint = services.first?.systemdUnit.map { "see 'systemctl --user status \($0)'" } ?? "see 'journalctl --user -e'"
+            hint =
+                services.first?.systemdUnit.map { "see 'systemctl --user status \($0)'" }
+                ?? "see 'journalctl --user -e'"
         } else {
-            hint = services.first.map { "run '\($0.executable)' in a terminal to see why" } ?? "see the session bus's log"
+            hint =
+                services.first.map { "run '\($0.executable)' in a terminal to see why" } ?? "see the session bus's log"
         }
         return "the notification server\(named) failed to start (\(detail)); \(hint)"
     }

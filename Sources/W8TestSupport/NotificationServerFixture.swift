@@ -40,7 +40,8 @@ public final class PrivateSessionBus {
             if !serviceFiles.isEmpty {
                 let services = try directory.subdirectory("run/dbus-1/services")
                 for file in serviceFiles {
-                    try FileManager.default.copyItem(at: file, to: services.appendingPathComponent(file.lastPathComponent))
+                    try FileManager.default.copyItem(
+                        at: file, to: services.appendingPathComponent(file.lastPathComponent))
                 }
                 try user.ownRecursively(runtimeDirectory)
                 serviceDirectory = services.path
@@ -85,7 +86,8 @@ public final class PrivateSessionBus {
     func run(
         _ executable: String, _ arguments: [String], environment: [String: String]? = nil, timeout: TimeInterval = 10
     ) throws -> CommandOutput {
-        try runCommand(executable, arguments, environment: environment ?? self.environment, timeout: timeout, user: user)
+        try runCommand(
+            executable, arguments, environment: environment ?? self.environment, timeout: timeout, user: user)
     }
 
     /// Whether `name` has an owner on this bus (`org.freedesktop.DBus.NameHasOwner` through `gdbus`).

@@ -174,7 +174,8 @@ public final class NotificationServerSession {
                 "/org/freedesktop/Notifications", "--method", "org.freedesktop.Notifications.\(method)",
             ] + arguments, environment: environment, timeout: 5)
         guard output.status == 0 else {
-            throw NotificationServerFixtureError.commandFailed("gdbus \(method)", status: output.status, stderr: output.stderr)
+            throw NotificationServerFixtureError.commandFailed(
+                "gdbus \(method)", status: output.status, stderr: output.stderr)
         }
         return output.stdout
     }
@@ -452,7 +453,8 @@ public struct NotifyCall: Sendable, Equatable, CustomStringConvertible {
             else { continue }
             let payload = (message["payload"] as? [String: Any])?["data"] as? [Any] ?? []
             switch type {
-            case "method_call" where message["member"] as? String == "Notify"
+            case "method_call"
+            where message["member"] as? String == "Notify"
                 && message["interface"] as? String == "org.freedesktop.Notifications":
                 guard payload.count == 8, let sender = message["sender"] as? String,
                     let cookie = (message["cookie"] as? NSNumber)?.intValue
@@ -467,7 +469,8 @@ public struct NotifyCall: Sendable, Equatable, CustomStringConvertible {
                     (
                         sender, cookie,
                         NotifyCall(
-                            appName: payload[0] as? String ?? "", replacesID: (payload[1] as? NSNumber)?.uint32Value ?? 0,
+                            appName: payload[0] as? String ?? "",
+                            replacesID: (payload[1] as? NSNumber)?.uint32Value ?? 0,
                             icon: payload[2] as? String ?? "", summary: payload[3] as? String ?? "",
                             body: payload[4] as? String ?? "", hints: hints,
                             timeout: (payload[7] as? NSNumber)?.int32Value ?? 0, reply: nil)
@@ -531,7 +534,8 @@ public struct Screenshot: Sendable {
                 "-opaque", colour, "-format", "%[fx:round(mean*w*h)]", "info:",
             ], environment: baseChildEnvironment())
         guard output.status == 0, let count = Int(output.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            throw NotificationServerFixtureError.unreadableOutput("convert (count pixels)", output: output.stdout + output.stderr)
+            throw NotificationServerFixtureError.unreadableOutput(
+                "convert (count pixels)", output: output.stdout + output.stderr)
         }
         return count
     }
@@ -546,7 +550,8 @@ public struct Screenshot: Sendable {
             environment: baseChildEnvironment())
         // compare exits 1 when the images differ, and prints the metric on stderr.
         guard output.status <= 1, let count = Int(output.stderr.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            throw NotificationServerFixtureError.unreadableOutput("compare -metric AE", output: output.stdout + output.stderr)
+            throw NotificationServerFixtureError.unreadableOutput(
+                "compare -metric AE", output: output.stdout + output.stderr)
         }
         return count
     }

@@ -35,7 +35,9 @@ public final class W8Sandbox: @unchecked Sendable {
         return path
     }
 
-    public init(timeZone: String = "Europe/Berlin", extra: [String: String] = [:], user: SessionUser = .current) throws {
+    public init(
+        timeZone: String = "Europe/Berlin", extra: [String: String] = [:], user: SessionUser = .current
+    ) throws {
         executable = try W8Sandbox.locateW8()
         self.user = user
         root = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("w8-cli-\(UUID().uuidString)")

@@ -20,8 +20,10 @@ var sinks: [Int: LibnotifyNotificationSink] = [:]
 var outcomes: [NotificationProbe.Outcome] = []
 
 for step in steps {
-    let sink = sinks[step.sink] ?? LibnotifyNotificationSink(
-        deadline: step.deadline, dataDirectories: dataDirectories, serviceDirectories: serviceDirectories)
+    let sink =
+        sinks[step.sink]
+        ?? LibnotifyNotificationSink(
+            deadline: step.deadline, dataDirectories: dataDirectories, serviceDirectories: serviceDirectories)
     sinks[step.sink] = sink
     let earlierID = step.idFromStep.flatMap { outcomes[$0].id }
     let start = ContinuousClock.now

@@ -76,7 +76,8 @@ extension W8 {
                 case .timedOut: status = "timed_out"
                 }
                 return .object([
-                    ("status", .string(status)), ("name", .string(name)), ("error", .string(error.localizedDescription)),
+                    ("status", .string(status)), ("name", .string(name)),
+                    ("error", .string(error.localizedDescription)),
                 ])
             }
         }

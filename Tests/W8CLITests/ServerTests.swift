@@ -85,7 +85,9 @@ import W8TestSupport
         #expect(doctor["name"] as? String == information[0])
         #expect(doctor["version"] as? String == information[2])
         let report = try w8.run("doctor")
-        #expect(report.stdout.contains("Notification server:         \(information[0]) \(information[2]) by "), "\(report.stdout)")
+        #expect(
+            report.stdout.contains("Notification server:         \(information[0]) \(information[2]) by "),
+            "\(report.stdout)")
 
         let seconds = Date().timeIntervalSince(start)
         #expect(seconds < 15, "\(kind) took \(seconds) s")

@@ -189,9 +189,10 @@ import W8TestSupport
         #expect(try after.differingPixels(from: before, region: desktop.barRegion) > 100)
 
         // Every other change refreshes it too, once each.
-        for (index, command) in [["goal", "150"], ["edit", "1", "--weight", "181"], ["rm", "1"], ["goal", "--clear"]]
-            .enumerated()
-        {
+        for (index, command) in [
+            ["goal", "150"], ["edit", "1", "--weight", "181"], ["rm", "1"], ["goal", "--clear"],
+        ]
+        .enumerated() {
             #expect(try w8.run(command).status == 0)
             #expect(desktop.waitForRuns(3 + index, timeout: 5), "w8 \(command.joined(separator: " ")): \(desktop.runs)")
         }

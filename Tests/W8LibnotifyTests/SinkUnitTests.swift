@@ -102,7 +102,10 @@ struct SinkUnitTests {
             ("org.freedesktop.DBus.Error.Spawn.ExecFailed", "Failed to execute program", "dbus"),
             ("org.freedesktop.DBus.Error.Spawn.Failed", "Failed", "dbus"),
             // dbus-broker, and dbus-daemon passing on systemd's answer
-            ("org.freedesktop.DBus.Error.NameHasNoOwner", "Could not activate remote peer 'x': startup job failed", "systemd"),
+            (
+                "org.freedesktop.DBus.Error.NameHasNoOwner", "Could not activate remote peer 'x': startup job failed",
+                "systemd"
+            ),
             ("org.freedesktop.systemd1.UnitMasked", "Unit dunst.service is masked.", "systemd"),
             ("org.freedesktop.DBus.Error.NoReply", "no reply", "timeout"),
         ])
@@ -135,15 +138,19 @@ struct SinkUnitTests {
             "system", "fr.emersion.mako.service",
             "# comment\n[D-BUS Service]\nName = org.freedesktop.Notifications\nExec=/usr/bin/mako --flag\n")
         try write("later", "x.service", "[D-BUS Service]\nName=org.freedesktop.Notifications\nExec=/usr/bin/later\n")
-        let directories = ["/nonexistent", root.appendingPathComponent("home").path,
-            root.appendingPathComponent("system").path, root.appendingPathComponent("later").path]
+        let directories = [
+            "/nonexistent", root.appendingPathComponent("home").path,
+            root.appendingPathComponent("system").path, root.appendingPathComponent("later").path,
+        ]
 
         let services = NotificationService.providers(in: directories)
 
         #expect(services.map(\.name) == ["mako", "dunst"])
         #expect(services.map(\.systemdUnit) == [nil, "dunst.service"])
-        let failed = LibnotifyError.serverFailedToStart(ServerStartFailure(detail: "received signal 5", throughSystemd: false))
-            .namingServers(from: directories)
+        let failed = LibnotifyError.serverFailedToStart(
+            ServerStartFailure(detail: "received signal 5", throughSystemd: false)
+        )
+        .namingServers(from: directories)
         #expect(
             failed.localizedDescription
                 == "the notification server (mako or dunst) failed to start (received signal 5); "
@@ -164,8 +171,12 @@ struct SinkUnitTests {
     func serviceDirectories() {
         #expect(
             NotificationService.sessionServiceDirectories(
-                environment: ["XDG_RUNTIME_DIR": "/run/user/1000"], dataDirectories: ["/home/a/.local/share", "/usr/share"])
-                == ["/run/user/1000/dbus-1/services", "/home/a/.local/share/dbus-1/services", "/usr/share/dbus-1/services"])
+                environment: ["XDG_RUNTIME_DIR": "/run/user/1000"],
+                dataDirectories: ["/home/a/.local/share", "/usr/share"])
+                == [
+                    "/run/user/1000/dbus-1/services", "/home/a/.local/share/dbus-1/services",
+                    "/usr/share/dbus-1/services",
+                ])
     }
 
     @Test("The timeout message names the deadline")

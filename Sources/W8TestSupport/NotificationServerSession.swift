@@ -127,13 +127,17 @@ public final class NotificationServerSession {
     public func installIcons() throws -> [URL] {
         let source = repositoryRoot.appendingPathComponent("data/icons/hicolor")
         let target = systemDataDirectory.appendingPathComponent("icons/hicolor")
-        try FileManager.default.createDirectory(
-            at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: source, to: target)
+        let files = (FileManager.default.enumerator(atPath: source.path)?.compactMap { $0 as? String } ?? [])
+            .filter { $0.hasSuffix(".png") || $0.hasSuffix(".svg") }.sorted()
+        // The contents only: copyItem keeps the owner, which fails as anyone but root when root owns the checkout.
+        for file in files {
+            let destination = target.appendingPathComponent(file)
+            try FileManager.default.createDirectory(
+                at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(contentsOf: source.appendingPathComponent(file)).write(to: destination)
+        }
         try user.ownRecursively(systemDataDirectory)
-        let files = FileManager.default.enumerator(atPath: target.path)?.compactMap { $0 as? String } ?? []
-        return files.filter { $0.hasSuffix(".png") || $0.hasSuffix(".svg") }.sorted()
-            .map { target.appendingPathComponent($0) }
+        return files.map { target.appendingPathComponent($0) }
     }
 
     /// The installed icon file a notification should carry: the 48 px PNG (see `installIcons`).
@@ -205,6 +209,7 @@ public final class NotificationServerSession {
     @discardableResult
     public func screenshot(to url: URL) throws -> Screenshot {
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try? FileManager.default.removeItem(at: url)  // another user's earlier screenshot cannot be overwritten
         if let sway {
             try sway.screenshot(to: url)
         } else if let xvfb {

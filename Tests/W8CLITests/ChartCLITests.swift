@@ -42,15 +42,20 @@ import W8TestSupport
         #expect(run.stdout == "No weigh-ins yet: log one with 'w8 add 182.4'.\n")
     }
 
-    @Test(arguments: [("weight.png", "PNG 800 400"), ("weight.svg", "SVG 800 400")])
-    func imagesDecodeAtTheirSize(name: String, expected: String) throws {
+    @Test(arguments: [("weight.png", "PNG 800 400", [0x89, 0x50, 0x4E, 0x47]), ("weight.svg", "800 400", Array("<?xml".utf8))])
+    func imagesDecodeAtTheirSize(name: String, expected: String, magic: [UInt8]) throws {
         let w8 = try sandbox()
         let path = w8.root.appendingPathComponent(name).path
         let run = try w8.run("chart", "--output", path)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout == "Wrote \(path).\n")
-        let identify = try W8Sandbox.running(w8, through: ["identify", "-format", "%m %w %h", path])
+        // ImageMagick reads an SVG through a delegate (rsvg-convert when installed) and then names it PNG or SVG,
+        // so the format is told by the file's first bytes and the size by identify.
+        let format = name.hasSuffix(".png") ? "%m %w %h" : "%w %h"
+        let identify = try W8Sandbox.running(w8, through: ["identify", "-format", format, path])
         #expect(identify.stdout == expected, "\(identify.stderr)")
+        let head = try FileHandle(forReadingFrom: URL(fileURLWithPath: path)).read(upToCount: magic.count) ?? Data()
+        #expect(Array(head) == magic)
         let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
         #expect(mode == 0o600)
     }

@@ -22,8 +22,10 @@ ZSHCOMPDIR ?= $(DATADIR)/zsh/site-functions
 FISHCOMPDIR ?= $(DATADIR)/fish/vendor_completions.d
 UNITS := w8trackr.service w8trackr-summary.service w8trackr-summary.timer
 # Every installed file, relative to DESTDIR; `uninstall` removes exactly these.
+# The icon's PNG sizes are rendered from the SVG by scripts/render-icons and committed.
+ICONS := scalable/apps/w8trackr.svg 48x48/apps/w8trackr.png 128x128/apps/w8trackr.png
 INSTALLED := $(BINDIR)/w8 $(addprefix $(USERUNITDIR)/,$(UNITS)) $(DATADIR)/applications/w8trackr.desktop \
-	$(DATADIR)/icons/hicolor/scalable/apps/w8trackr.svg $(MANDIR)/man1/w8.1 $(BASHCOMPDIR)/w8 $(ZSHCOMPDIR)/_w8 \
+	$(addprefix $(DATADIR)/icons/hicolor/,$(ICONS)) $(MANDIR)/man1/w8.1 $(BASHCOMPDIR)/w8 $(ZSHCOMPDIR)/_w8 \
 	$(FISHCOMPDIR)/w8.fish
 
 # The one place the version lives is Sources/w8/W8.swift (`w8 --version`); the packaging recipes are checked against it.
@@ -63,8 +65,9 @@ install-files:
 		chmod 644 $(DESTDIR)$(USERUNITDIR)/$$unit; \
 	done
 	install -Dm644 data/w8trackr.desktop $(DESTDIR)$(DATADIR)/applications/w8trackr.desktop
-	install -Dm644 data/icons/hicolor/scalable/apps/w8trackr.svg \
-		$(DESTDIR)$(DATADIR)/icons/hicolor/scalable/apps/w8trackr.svg
+	for icon in $(ICONS); do \
+		install -Dm644 data/icons/hicolor/$$icon $(DESTDIR)$(DATADIR)/icons/hicolor/$$icon || exit 1; \
+	done
 	install -Dm644 doc/w8.1 $(DESTDIR)$(MANDIR)/man1/w8.1
 	# Completions come from the binary; a sourced bash script has no use for the hashbang.
 	$(PKG_BIN) --generate-completion-script bash | sed '1{/^#!/d}' > $(DESTDIR)$(BASHCOMPDIR)/w8
@@ -92,8 +95,9 @@ deb: release
 rpm: release
 	./packaging/rpm/build-rpm artifacts
 
-# Builds everything and runs every test: domain, store, the built CLI, real notifications through dunst, then
-# the .deb and the install layout.
+# Builds everything and runs every test: domain, store, the built CLI, real notifications through dunst,
+# xfce4-notifyd, notification-daemon and mako (and waybar) on private buses and displays, then the .deb and the
+# install layout. As root, the sway side runs as the user w8test that `deps` creates.
 test: deps
 	$(SWIFT) build --build-tests
 	# The waiter's timing tests get a process of their own: the CLI tests block the 2-core test thread pool.

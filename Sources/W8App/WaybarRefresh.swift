@@ -2,13 +2,17 @@ import CW8Linux
 import Foundation
 
 /// Tells the person's status bar that the data changed, as the iOS app's `reloadTimelines` on save did: sends
-/// SIGRTMIN+`offset` to every `waybar` process of this user, the signal a waybar custom module with
+/// SIGRTMIN+`offset` to every waybar process of this user, the signal a waybar custom module with
 /// `"signal": offset` re-runs its command on. Best effort: a process that is gone or not ours is skipped.
 public struct WaybarRefresh: StatusBar {
     /// The setting `widget.signal`; 0 sends nothing.
     public var offset: Int
     /// Where processes are listed; `/proc` but for tests.
     public var processRoot: String
+
+    /// The names a waybar process goes by: its own, and that of NixOS's wrapped binary (`.waybar-wrapped`, whose
+    /// wrapper script `exec`s it, so `comm` is the wrapped name while argv[0] may still say `waybar`).
+    public static let executableNames: Set<String> = ["waybar", ".waybar-wrapped"]
 
     public init(offset: Int, processRoot: String = "/proc") {
         self.offset = offset
@@ -29,19 +33,38 @@ public struct WaybarRefresh: StatusBar {
         return waybarProcesses().filter { kill($0, signal) == 0 }
     }
 
-    /// This user's processes whose command name (`/proc/PID/comm`) is `waybar`.
+    /// This user's processes that are waybar by any of their names (see `names(ofProcessIn:)`).
     func waybarProcesses() -> [pid_t] {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: processRoot) else { return [] }
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: processRoot) else { return [] }
         let uid = getuid()
-        return names.compactMap { name -> pid_t? in
-            guard let pid = pid_t(name), pid > 0 else { return nil }
-            let directory = processRoot + "/" + name
+        return entries.compactMap { entry -> pid_t? in
+            guard let pid = pid_t(entry), pid > 0 else { return nil }
+            let directory = processRoot + "/" + entry
             var info = stat()
             guard stat(directory, &info) == 0, info.st_uid == uid,
-                let comm = try? String(contentsOfFile: directory + "/comm", encoding: .utf8),
-                comm.trimmingCharacters(in: .newlines) == "waybar"
+                !Self.executableNames.isDisjoint(with: Self.names(ofProcessIn: directory))
             else { return nil }
             return pid
         }
+    }
+
+    /// A process's names: its command name (`comm`, at most 15 bytes), and the base names of its executable
+    /// (the `exe` link) and of argv[0] (`cmdline` up to the first NUL).
+    static func names(ofProcessIn directory: String) -> Set<String> {
+        var names: Set<String> = []
+        if let comm = try? String(contentsOfFile: directory + "/comm", encoding: .utf8) {
+            names.insert(comm.trimmingCharacters(in: .newlines))
+        }
+        if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: directory + "/exe") {
+            // A binary replaced on disk since it started reads "/path (deleted)".
+            let path = exe.hasSuffix(" (deleted)") ? String(exe.dropLast(10)) : exe
+            names.insert(URL(fileURLWithPath: path).lastPathComponent)
+        }
+        if let cmdline = FileManager.default.contents(atPath: directory + "/cmdline"),
+            let argv0 = cmdline.split(separator: 0, omittingEmptySubsequences: false).first, !argv0.isEmpty
+        {
+            names.insert(URL(fileURLWithPath: String(decoding: argv0, as: UTF8.self)).lastPathComponent)
+        }
+        return names
     }
 }

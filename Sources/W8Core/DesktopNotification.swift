@@ -36,7 +36,7 @@ public struct DesktopNotification: Sendable, Equatable {
     public var body: String
     public var urgency: NotificationUrgency
     public var category: NotificationCategory
-    /// A themed icon name; sinks fall back to a stock icon when it is not installed.
+    /// A themed icon name (or a file); sinks send the installed file of a themed icon where they find one.
     public var icon: String
     public var expiry: NotificationExpiry
     /// The server id of an earlier notification that this one replaces.

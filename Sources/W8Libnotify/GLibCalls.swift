@@ -10,9 +10,12 @@ struct GLibError: Error {
     var domain: GQuark
     var code: Int32
     var message: String
+    /// The D-Bus error name of a remote error, such as "org.freedesktop.DBus.Error.Spawn.ChildExited".
+    var remoteName: String?
 
     /// Copies and frees `error` (`g_error_free`), without the "GDBus.Error:name: " prefix of remote errors.
     init(taking error: UnsafeMutablePointer<GError>) {
+        remoteName = g_dbus_error_get_remote_error(error).map { takeString($0) }
         _ = g_dbus_error_strip_remote_error(error)
         domain = error.pointee.domain
         code = error.pointee.code
@@ -26,6 +29,11 @@ struct GLibError: Error {
         self.message = message
     }
 
+    /// The error GDBus makes of the D-Bus error `name` from a peer (`g_dbus_error_new_for_dbus_error`), for tests.
+    init(dbusErrorName name: String, message: String) {
+        self.init(taking: g_dbus_error_new_for_dbus_error(name, message))
+    }
+
     func isDBusError(_ codes: GDBusError...) -> Bool {
         domain == g_dbus_error_quark() && codes.contains { Int32(bitPattern: $0.rawValue) == code }
     }
@@ -35,14 +43,27 @@ struct GLibError: Error {
     }
 
     /// Sorts a failed call to the notification server into the error a person can act on.
+    ///
+    /// When a server is installed but dies as D-Bus starts it, dbus-daemon answers `Spawn.*` (it ran the program
+    /// itself); dbus-broker answers `NameHasNoOwner` "Could not activate remote peer …", and dbus-daemon with systemd
+    /// activation passes on systemd's error (`org.freedesktop.systemd1.*`). `ServiceUnknown` means nothing is
+    /// installed.
     var libnotifyError: LibnotifyError {
         if isDBusError(
-            G_DBUS_ERROR_SERVICE_UNKNOWN, G_DBUS_ERROR_NAME_HAS_NO_OWNER, G_DBUS_ERROR_SPAWN_EXEC_FAILED,
-            G_DBUS_ERROR_SPAWN_FORK_FAILED, G_DBUS_ERROR_SPAWN_CHILD_EXITED, G_DBUS_ERROR_SPAWN_CHILD_SIGNALED,
-            G_DBUS_ERROR_SPAWN_FAILED, G_DBUS_ERROR_SPAWN_SERVICE_INVALID, G_DBUS_ERROR_SPAWN_SERVICE_NOT_FOUND,
-            G_DBUS_ERROR_SPAWN_PERMISSIONS_INVALID, G_DBUS_ERROR_SPAWN_FILE_INVALID, G_DBUS_ERROR_SPAWN_NO_MEMORY,
-            G_DBUS_ERROR_SPAWN_SETUP_FAILED, G_DBUS_ERROR_SPAWN_CONFIG_INVALID)
+            G_DBUS_ERROR_SPAWN_EXEC_FAILED, G_DBUS_ERROR_SPAWN_FORK_FAILED, G_DBUS_ERROR_SPAWN_CHILD_EXITED,
+            G_DBUS_ERROR_SPAWN_CHILD_SIGNALED, G_DBUS_ERROR_SPAWN_FAILED, G_DBUS_ERROR_SPAWN_SERVICE_INVALID,
+            G_DBUS_ERROR_SPAWN_SERVICE_NOT_FOUND, G_DBUS_ERROR_SPAWN_PERMISSIONS_INVALID,
+            G_DBUS_ERROR_SPAWN_FILE_INVALID, G_DBUS_ERROR_SPAWN_NO_MEMORY, G_DBUS_ERROR_SPAWN_SETUP_FAILED,
+            G_DBUS_ERROR_SPAWN_CONFIG_INVALID)
         {
+            return .serverFailedToStart(ServerStartFailure(detail: message, throughSystemd: false))
+        }
+        if remoteName?.hasPrefix("org.freedesktop.systemd1.") == true
+            || (isDBusError(G_DBUS_ERROR_NAME_HAS_NO_OWNER) && message.contains("Could not activate"))
+        {
+            return .serverFailedToStart(ServerStartFailure(detail: message, throughSystemd: true))
+        }
+        if isDBusError(G_DBUS_ERROR_SERVICE_UNKNOWN, G_DBUS_ERROR_NAME_HAS_NO_OWNER) {
             return .noNotificationServer(message)
         }
         if isDBusError(G_DBUS_ERROR_NO_REPLY, G_DBUS_ERROR_TIMEOUT, G_DBUS_ERROR_TIMED_OUT)

@@ -4,8 +4,10 @@ import Foundation
 public enum LibnotifyError: Error, LocalizedError, Equatable, Sendable {
     /// There is no D-Bus session bus to reach a notification server through.
     case noSessionBus(String)
-    /// The session bus has no notification server on it, and none could be started.
+    /// Nothing on the session bus provides notifications: no server runs, and none is installed for D-Bus to start.
     case noNotificationServer(String)
+    /// A notification server is installed, but it exited or crashed when D-Bus started it.
+    case serverFailedToStart(ServerStartFailure)
     /// The notification server answered with an error.
     case serverError(String)
     /// The notification server did not answer in time, now or on an earlier call that is still waiting.
@@ -16,12 +18,60 @@ public enum LibnotifyError: Error, LocalizedError, Equatable, Sendable {
         case .noSessionBus(let detail):
             "no D-Bus session bus (\(detail)); run w8 inside a desktop session or set DBUS_SESSION_BUS_ADDRESS"
         case .noNotificationServer(let detail):
-            "no notification server on the D-Bus session bus (\(detail)); start one, such as dunst or your desktop's"
+            "no notification server installed (\(detail)); install one, such as dunst or mako, or start your desktop's"
+        case .serverFailedToStart(let failure):
+            failure.description
         case .serverError(let detail):
             "the notification server refused the notification: \(detail)"
         case .timedOut(let seconds):
             "the notification server did not answer within \(seconds.formatted(.number.precision(.fractionLength(0...1)))) s; "
                 + "it may be hung, try restarting it"
         }
+    }
+
+    /// This error with the installed servers that D-Bus may have tried to start, when it is `serverFailedToStart`.
+    func namingServers(from serviceDirectories: [String]) -> LibnotifyError {
+        guard case .serverFailedToStart(var failure) = self, failure.services.isEmpty else { return self }
+        failure.services = NotificationService.providers(in: serviceDirectories)
+        return .serverFailedToStart(failure)
+    }
+}
+
+/// A notification server that D-Bus started and that died before it took the bus name.
+public struct ServerStartFailure: Sendable, Equatable, CustomStringConvertible {
+    /// The servers installed for D-Bus to start (`NotificationService.providers`); empty when none was found.
+    public var services: [NotificationService]
+    /// What the bus said, such as "Process org.freedesktop.Notifications received signal 5".
+    public var detail: String
+    /// Whether the bus asked systemd to start it (dbus-broker, or dbus-daemon with systemd activation).
+    public var throughSystemd: Bool
+
+    public init(services: [NotificationService] = [], detail: String, throughSystemd: Bool) {
+        self.services = services
+        self.detail = detail
+        self.throughSystemd = throughSystemd
+    }
+
+    /// "dunst", "mako or dunst", "mako, dunst or xfce4-notifyd", or nil when no service file was found.
+    public var serverName: String? {
+        let names = services.map(\.name)
+        guard let last = names.last else { return nil }
+        return names.count == 1 ? last : names.dropLast().joined(separator: ", ") + " or " + last
+    }
+
+    public var description: String {
+        let named = serverName.map { " (\($0))" } ?? ""
+        let hint: String
+        if services.count > 1 {
+            hint = "run the one your desktop uses in a terminal to see why"
+        } else if throughSystemd {
+            hint =
+                services.first?.systemdUnit.map { "see 'systemctl --user status \($0)'" }
+                ?? "see 'journalctl --user -e'"
+        } else {
+            hint =
+                services.first.map { "run '\($0.executable)' in a terminal to see why" } ?? "see the session bus's log"
+        }
+        return "the notification server\(named) failed to start (\(detail)); \(hint)"
     }
 }

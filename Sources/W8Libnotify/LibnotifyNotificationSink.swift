@@ -24,19 +24,21 @@ public struct NotificationServerInfo: Sendable, Equatable, Codable {
 /// Every libnotify call runs on one thread the process shares (libnotify's state is global); each call waits for
 /// that thread at most `deadline` seconds and then throws `LibnotifyError.timedOut`.
 public final class LibnotifyNotificationSink: NotificationSink {
-    /// The icon shown when the themed `w8trackr` icon is not installed.
-    public static let fallbackIcon = "dialog-information"
-
     public let deadline: TimeInterval
     /// Directories searched for installed themed icons, in order (`$XDG_DATA_HOME`, then `$XDG_DATA_DIRS`).
     public let dataDirectories: [String]
+    /// Where the session bus finds the servers it starts, to name one that failed to start.
+    public let serviceDirectories: [String]
 
     /// - Parameters:
     ///   - deadline: the longest a `post`, `close` or `serverInfo` waits for the notification server.
     ///   - dataDirectories: where themed icons may be installed; see `dataDirectories(environment:)`.
-    public init(deadline: TimeInterval = 2.0, dataDirectories: [String]) {
+    ///   - serviceDirectories: the session bus's `.service` directories; see
+    ///     `NotificationService.sessionServiceDirectories`.
+    public init(deadline: TimeInterval = 2.0, dataDirectories: [String], serviceDirectories: [String] = []) {
         self.deadline = deadline
         self.dataDirectories = dataDirectories
+        self.serviceDirectories = serviceDirectories
     }
 
     /// The XDG data directories of `environment`: `$XDG_DATA_HOME` (default `~/.local/share`), then
@@ -59,7 +61,7 @@ public final class LibnotifyNotificationSink: NotificationSink {
     /// `g_object_get (…, "id")`. With `replacesID` set, the server replaces that notification and keeps its id.
     public func post(_ notification: DesktopNotification) throws(LibnotifyError) -> UInt32 {
         let icon = resolveIcon(notification.icon)
-        return try LibnotifyThread.process.run(deadline: deadline) { context throws(LibnotifyError) in
+        return try run { context throws(LibnotifyError) in
             try context.connect()
             let body = context.serverReadsMarkup() ? Self.escapeMarkup(notification.body) : notification.body
             guard let handle = notify_notification_new(notification.title, body, icon) else {
@@ -90,7 +92,7 @@ public final class LibnotifyNotificationSink: NotificationSink {
     ///
     /// Underneath: a `NotifyNotification` whose "id" property is `id`, then `notify_notification_close`.
     public func close(id: UInt32) throws(LibnotifyError) {
-        try LibnotifyThread.process.run(deadline: deadline) { context throws(LibnotifyError) in
+        try run { context throws(LibnotifyError) in
             try context.connect()
             guard let handle = notify_notification_new("", nil, nil) else {
                 throw .serverError("notify_notification_new failed")
@@ -105,10 +107,33 @@ public final class LibnotifyNotificationSink: NotificationSink {
         }
     }
 
+    /// Runs `body` on the libnotify thread within `deadline`; a server that failed to start is named from
+    /// `serviceDirectories`.
+    private func run<T: Sendable>(
+        _ body: @escaping @Sendable (inout LibnotifyContext) throws(LibnotifyError) -> T
+    ) throws(LibnotifyError) -> T {
+        do {
+            return try LibnotifyThread.process.run(deadline: deadline, body)
+        } catch {
+            throw error.namingServers(from: serviceDirectories)
+        }
+    }
+
     /// Asks the session's notification server who it is and what it can do.
     ///
-    /// Underneath: `notify_get_server_info` and `notify_get_server_caps`, on the libnotify thread.
-    public static func serverInfo(deadline: TimeInterval = 2.0) throws(LibnotifyError) -> NotificationServerInfo {
+    /// Underneath: `notify_get_server_info` and `notify_get_server_caps`, on the libnotify thread. A server that
+    /// failed to start is named from `serviceDirectories`.
+    public static func serverInfo(
+        deadline: TimeInterval = 2.0, serviceDirectories: [String] = []
+    ) throws(LibnotifyError) -> NotificationServerInfo {
+        do {
+            return try serverInfoOnThread(deadline: deadline)
+        } catch {
+            throw error.namingServers(from: serviceDirectories)
+        }
+    }
+
+    private static func serverInfoOnThread(deadline: TimeInterval) throws(LibnotifyError) -> NotificationServerInfo {
         try LibnotifyThread.process.run(deadline: deadline) { context throws(LibnotifyError) in
             try context.connect()
             var name: UnsafeMutablePointer<CChar>?
@@ -151,22 +176,43 @@ public final class LibnotifyNotificationSink: NotificationSink {
         }
     }
 
-    /// `name` if it is an existing file or an installed hicolor icon; otherwise `fallbackIcon`.
+    /// The file of the installed icon `name`, or `name` itself when no file is installed (or it is a path).
+    ///
+    /// Servers resolve a themed name in their own way, and two common ones miss a correct install: dunst skips a
+    /// hicolor folder without `index.theme` (as `/usr/local/share/icons/hicolor` is), mako reads only
+    /// `/usr/share/icons/hicolor`. Every server tried opens an absolute path, so the file is sent instead.
+    /// The first data directory holding any file of `name` wins, as the XDG base directory spec orders them.
     func resolveIcon(_ name: String) -> String {
+        guard !name.hasPrefix("/") else { return name }
         let fileManager = FileManager.default
-        if name.hasPrefix("/") {
-            return fileManager.fileExists(atPath: name) ? name : Self.fallbackIcon
-        }
         for directory in dataDirectories {
             let hicolor = directory + "/icons/hicolor"
             guard let sizes = try? fileManager.contentsOfDirectory(atPath: hicolor) else { continue }
-            for size in sizes.sorted() {
-                for fileExtension in ["svg", "png"]
-                where fileManager.fileExists(atPath: "\(hicolor)/\(size)/apps/\(name).\(fileExtension)") {
-                    return name
-                }
+            let files = sizes.flatMap { size in
+                ["png", "svg"].map { "\(hicolor)/\(size)/apps/\(name).\($0)" }
             }
+            .filter { fileManager.fileExists(atPath: $0) }
+            if let best = files.min(by: { Self.iconPreference($0) < Self.iconPreference($1) }) { return best }
         }
-        return Self.fallbackIcon
+        return name
     }
+
+    /// How well an icon file suits a notification; lower is better.
+    ///
+    /// A 48 px PNG first: 48 px is what xfce4-notifyd and notification-daemon draw, within dunst's default 32–128
+    /// and under mako's 64, so no server has to scale it; and every gdk-pixbuf reads PNG, while SVG needs librsvg's
+    /// loader. Then the nearest larger PNG (scaling down looks better than up), then smaller ones, then the SVG.
+    static func iconPreference(_ path: String) -> (Int, Int, String) {
+        let size = URL(fileURLWithPath: path).deletingLastPathComponent().deletingLastPathComponent().lastPathComponent
+        let pixels = size.split(separator: "x").first.flatMap { Int($0) }
+        switch (path.hasSuffix(".png"), pixels) {
+        case (true, let pixels?) where pixels >= preferredIconPixels: return (0, pixels - preferredIconPixels, path)
+        case (true, let pixels?): return (1, preferredIconPixels - pixels, path)
+        case (true, nil): return (2, 0, path)
+        case (false, _): return (3, 0, path)
+        }
+    }
+
+    /// The icon size notifications are drawn at by most servers (see `iconPreference`).
+    static let preferredIconPixels = 48
 }

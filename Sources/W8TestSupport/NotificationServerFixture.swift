@@ -2,12 +2,14 @@ import Foundation
 import W8Core
 
 /// A private D-Bus session bus with no services: nothing is D-Bus-activated on it, so no notification server
-/// appears unless a fixture starts one.
+/// appears unless a fixture starts one, or unless it is given `serviceFiles` to start.
 public final class PrivateSessionBus {
     /// `DBUS_SESSION_BUS_ADDRESS` of this bus.
     public let address: String
     /// A private `XDG_RUNTIME_DIR` (0700); the bus socket lives in it as `bus`.
     public let runtimeDirectory: URL
+    /// Who runs the bus; only this user can connect to it.
+    public let user: SessionUser
     let directory: TemporaryDirectory
     private let daemon: ChildProcess
 
@@ -20,23 +22,40 @@ public final class PrivateSessionBus {
         environment["XDG_DATA_HOME"] = directory.url.appendingPathComponent("share").path
         environment["XDG_DATA_DIRS"] = directory.url.appendingPathComponent("share-system").path
         environment["XDG_CONFIG_HOME"] = directory.url.appendingPathComponent("config").path
+        if user.name != nil { environment["HOME"] = directory.url.appendingPathComponent("home").path }
         return environment
     }
 
-    /// Starts `dbus-daemon --session`-like bus with a config that lists no service directories.
-    public init() throws {
+    /// Starts a `dbus-daemon --session`-like bus as `user`, with a config that lists no service directory, or,
+    /// with `serviceFiles`, one: `$XDG_RUNTIME_DIR/dbus-1/services` of `environment`, holding copies of them, the
+    /// first place `w8` looks for the servers the bus may start.
+    public init(user: SessionUser = .current, serviceFiles: [URL] = []) throws {
         let executable = try requireExecutable("dbus-daemon", debianPackage: "dbus")
-        directory = try TemporaryDirectory(prefix: "w8-bus")
+        self.user = user
+        directory = try TemporaryDirectory(prefix: "w8-bus", owner: user)
         do {
             runtimeDirectory = try directory.subdirectory("run")
-            for name in ["share", "share-system", "config"] { _ = try directory.subdirectory(name) }
+            for name in ["share", "share-system", "config", "home"] { _ = try directory.subdirectory(name) }
+            var serviceDirectory: String?
+            if !serviceFiles.isEmpty {
+                let services = try directory.subdirectory("run/dbus-1/services")
+                for file in serviceFiles {
+                    try FileManager.default.copyItem(
+                        at: file, to: services.appendingPathComponent(file.lastPathComponent))
+                }
+                try user.ownRecursively(runtimeDirectory)
+                serviceDirectory = services.path
+            }
             let config = directory.url.appendingPathComponent("session.conf")
-            try Self.configuration(socket: runtimeDirectory.appendingPathComponent("bus").path)
-                .write(to: config, atomically: true, encoding: .utf8)
+            try Self.configuration(
+                socket: runtimeDirectory.appendingPathComponent("bus").path, serviceDirectory: serviceDirectory
+            ).write(to: config, atomically: true, encoding: .utf8)
+            var daemonEnvironment = baseChildEnvironment()
+            daemonEnvironment["HOME"] = directory.url.appendingPathComponent("home").path
             daemon = try ChildProcess(
                 name: "dbus-daemon", executable: executable,
                 arguments: ["--config-file=\(config.path)", "--nofork", "--print-address=1"],
-                environment: baseChildEnvironment(), logDirectory: directory.url)
+                environment: daemonEnvironment, logDirectory: directory.url, user: user)
             address = try daemon.readLine(timeout: 5)
         } catch {
             directory.remove()
@@ -44,8 +63,8 @@ public final class PrivateSessionBus {
         }
     }
 
-    /// A session bus configuration without `<servicedir>` or `<standard_session_servicedirs/>`.
-    static func configuration(socket: String) -> String {
+    /// A session bus configuration without `<standard_session_servicedirs/>`, and at most one `<servicedir>`.
+    static func configuration(socket: String, serviceDirectory: String? = nil) -> String {
         """
         <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
          "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
@@ -53,6 +72,7 @@ public final class PrivateSessionBus {
           <type>session</type>
           <listen>unix:path=\(socket)</listen>
           <auth>EXTERNAL</auth>
+        \(serviceDirectory.map { "  <servicedir>\($0)</servicedir>\n" } ?? "")\
           <policy context="default">
             <allow send_destination="*" eavesdrop="true"/>
             <allow eavesdrop="true"/>
@@ -62,15 +82,23 @@ public final class PrivateSessionBus {
         """
     }
 
+    /// Runs `executable` on this bus as its user, with `environment` (default: the bus's own).
+    func run(
+        _ executable: String, _ arguments: [String], environment: [String: String]? = nil, timeout: TimeInterval = 10
+    ) throws -> CommandOutput {
+        try runCommand(
+            executable, arguments, environment: environment ?? self.environment, timeout: timeout, user: user)
+    }
+
     /// Whether `name` has an owner on this bus (`org.freedesktop.DBus.NameHasOwner` through `gdbus`).
     public func hasOwner(_ name: String) throws -> Bool {
         let gdbus = try requireExecutable("gdbus", debianPackage: "libglib2.0-bin")
-        let output = try runCommand(
+        let output = try run(
             gdbus,
             [
                 "call", "--session", "--dest", "org.freedesktop.DBus", "--object-path", "/org/freedesktop/DBus",
                 "--method", "org.freedesktop.DBus.NameHasOwner", name,
-            ], environment: environment, timeout: 5)
+            ], timeout: 5)
         guard output.status == 0 else {
             throw NotificationServerFixtureError.commandFailed(
                 "gdbus NameHasOwner", status: output.status, stderr: output.stderr)
@@ -91,6 +119,9 @@ public final class PrivateSessionBus {
             usleep(20_000)
         }
     }
+
+    /// The bus's own log: what it activated, and how that ended.
+    public var log: String { daemon.log }
 
     /// Stops the bus and removes its directory. Idempotent.
     public func stop() {
@@ -165,17 +196,20 @@ public final class HungNotificationServer {
 /// dunst on its own Xvfb display and private session bus, configured so tests can read back what it showed.
 ///
 /// The test configuration keeps every notification (no stacking of duplicates, history of 100), shows each for
-/// 600 s unless the client asks otherwise, reads markup, resolves icons from `iconDirectory` and a stock
-/// directory holding `dialog-information.svg`, and writes the urgency as the first line of each message so that
-/// `history()` can report it (dunst's history has no urgency field).
+/// 600 s unless the client asks otherwise, reads markup, resolves icon names only in `themeDirectory` (which holds
+/// a `w8trackr.svg` of its own, as a server's icon theme might), and writes the urgency as the first line of each
+/// message so that `history()` can report it (dunst's history has no urgency field). `NotificationServerSession`
+/// runs dunst with its default configuration instead.
 public final class DunstSession {
     public let bus: PrivateSessionBus
     /// The X display, such as ":3".
     public let display: String
     /// `XDG_DATA_HOME` of `environment`; copy an icon to `icons/hicolor/scalable/apps/` under it to install it.
     public let dataHome: URL
-    /// Where dunst looks up the `w8trackr` icon: `dataHome/icons/hicolor/scalable/apps`.
+    /// Where a test installs the `w8trackr` icon: `dataHome/icons/hicolor/scalable/apps`. dunst does not look here.
     public let iconDirectory: URL
+    /// The only place dunst looks up icon names; it has a `w8trackr.svg` that is not the app's.
+    public let themeDirectory: URL
     /// The seconds dunst shows a notification whose client asked for the server default.
     public static let defaultTimeoutSeconds: Int64 = 600
 
@@ -207,9 +241,9 @@ public final class DunstSession {
             dataHome = URL(fileURLWithPath: share)
             iconDirectory = dataHome.appendingPathComponent("icons/hicolor/scalable/apps")
             try FileManager.default.createDirectory(at: iconDirectory, withIntermediateDirectories: true)
-            let stockIcons = try bus.directory.subdirectory("stock-icons")
-            try Self.stockIcon.write(
-                to: stockIcons.appendingPathComponent("dialog-information.svg"), atomically: true, encoding: .utf8)
+            themeDirectory = try bus.directory.subdirectory("server-theme")
+            try Self.themeIcon.write(
+                to: themeDirectory.appendingPathComponent("w8trackr.svg"), atomically: true, encoding: .utf8)
 
             xvfb = try ChildProcess(
                 name: "Xvfb", executable: xvfbPath,
@@ -223,7 +257,7 @@ public final class DunstSession {
             display = ":" + number
 
             let config = bus.directory.url.appendingPathComponent("dunstrc")
-            try Self.configuration(iconPaths: [iconDirectory.path, stockIcons.path])
+            try Self.configuration(iconPaths: [themeDirectory.path])
                 .write(to: config, atomically: true, encoding: .utf8)
             var dunstEnvironment = bus.environment
             dunstEnvironment["DISPLAY"] = display
@@ -265,8 +299,8 @@ public final class DunstSession {
         return text
     }
 
-    /// A plain circle, so that dunst can resolve the stock fallback icon name.
-    static let stockIcon = """
+    /// A plain circle, so that dunst can resolve the name `w8trackr` from its own theme.
+    static let themeIcon = """
         <svg xmlns="http://www.w3.org/2000/svg" width="16" height="16" viewBox="0 0 16 16">\
         <circle cx="8" cy="8" r="7" fill="#3465a4"/></svg>
         """
@@ -274,18 +308,7 @@ public final class DunstSession {
     /// Every notification dunst showed, oldest first: closes all (`dunstctl close-all`), then reads
     /// `dunstctl history`. dunst lists only closed notifications in its history.
     public func history() throws -> [ShownNotification] {
-        let environment = environment
-        let closed = try runCommand(dunstctl, ["close-all"], environment: environment)
-        guard closed.status == 0 else {
-            throw NotificationServerFixtureError.commandFailed(
-                "dunstctl close-all", status: closed.status, stderr: closed.stderr)
-        }
-        let output = try runCommand(dunstctl, ["history"], environment: environment)
-        guard output.status == 0 else {
-            throw NotificationServerFixtureError.commandFailed(
-                "dunstctl history", status: output.status, stderr: output.stderr + output.stdout)
-        }
-        return try ShownNotification.decodeHistory(Data(output.stdout.utf8))
+        try dunstHistory(dunstctl: dunstctl, bus: bus, environment: environment)
     }
 
     /// The number of notifications on screen now (`dunstctl count displayed`).
@@ -319,6 +342,23 @@ public final class DunstSession {
     }
 
     deinit { stop() }
+}
+
+/// What dunst showed, oldest first: `dunstctl close-all`, then `dunstctl history` (which lists closed ones only).
+func dunstHistory(dunstctl: String, bus: PrivateSessionBus, environment: [String: String]) throws
+    -> [ShownNotification]
+{
+    let closed = try bus.run(dunstctl, ["close-all"], environment: environment)
+    guard closed.status == 0 else {
+        throw NotificationServerFixtureError.commandFailed(
+            "dunstctl close-all", status: closed.status, stderr: closed.stderr)
+    }
+    let output = try bus.run(dunstctl, ["history"], environment: environment)
+    guard output.status == 0 else {
+        throw NotificationServerFixtureError.commandFailed(
+            "dunstctl history", status: output.status, stderr: output.stderr + output.stdout)
+    }
+    return try ShownNotification.decodeHistory(Data(output.stdout.utf8))
 }
 
 /// The checkout this file was compiled from, to find `Tests/Support`.

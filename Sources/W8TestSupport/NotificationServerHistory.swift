@@ -1,7 +1,16 @@
 import Foundation
 import W8Core
 
-/// A notification as dunst recorded it in its history.
+/// `body` as a server that reads markup shows it: tags removed and the five XML entities decoded.
+public func displayedMarkup(_ body: String) -> String {
+    var text = body.replacingOccurrences(of: "<[^>]*>", with: "", options: .regularExpression)
+    for (entity, character) in [("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&apos;", "'"), ("&amp;", "&")] {
+        text = text.replacingOccurrences(of: entity, with: character)
+    }
+    return text
+}
+
+/// A notification as dunst recorded it in its history, or as `makoctl list` shows it.
 public struct ShownNotification: Sendable, Equatable {
     public var id: UInt32
     public var appName: String
@@ -17,13 +26,7 @@ public struct ShownNotification: Sendable, Equatable {
     public var timeoutMicroseconds: Int64
 
     /// The body as a person reads it: tags removed and the five XML entities decoded.
-    public var displayedBody: String {
-        var text = body.replacingOccurrences(of: "<[^>]*>", with: "", options: .regularExpression)
-        for (entity, character) in [("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&apos;", "'"), ("&amp;", "&")] {
-            text = text.replacingOccurrences(of: entity, with: character)
-        }
-        return text
-    }
+    public var displayedBody: String { displayedMarkup(body) }
 
     /// The expiry that explains `timeoutMicroseconds`, given `DunstSession`'s default of 600 s.
     public var expiry: NotificationExpiry {
@@ -80,6 +83,32 @@ public struct ShownNotification: Sendable, Equatable {
                 category: field(entry, "category", as: String.self) ?? "",
                 iconPath: field(entry, "icon_path", as: String.self) ?? "", urgency: urgency,
                 timeoutMicroseconds: field(entry, "timeout", as: NSNumber.self)?.int64Value ?? -1)
+        }
+        .sorted { $0.id < $1.id }
+    }
+
+    /// Decodes `makoctl list` (mako 1.7: `{"type": "aa{sv}", "data": [[{field: {type, data}}]]}`), the
+    /// notifications on screen, oldest first. mako lists no urgency or timeout, and `iconPath` is the icon as sent.
+    static func decodeMakoList(_ json: Data) throws -> [ShownNotification] {
+        let text = String(decoding: json, as: UTF8.self)
+        guard let root = try? JSONSerialization.jsonObject(with: json) as? [String: Any],
+            let outer = root["data"] as? [Any], let list = outer.first as? [[String: Any]]
+        else {
+            throw NotificationServerFixtureError.unreadableOutput("makoctl list", output: text)
+        }
+        func field<T>(_ entry: [String: Any], _ key: String, as type: T.Type) -> T? {
+            (entry[key] as? [String: Any])?["data"] as? T
+        }
+        return try list.map { entry in
+            guard let id = field(entry, "id", as: NSNumber.self), let summary = field(entry, "summary", as: String.self)
+            else {
+                throw NotificationServerFixtureError.unreadableOutput("makoctl list", output: text)
+            }
+            return ShownNotification(
+                id: id.uint32Value, appName: field(entry, "app-name", as: String.self) ?? "", summary: summary,
+                body: field(entry, "body", as: String.self) ?? "",
+                category: field(entry, "category", as: String.self) ?? "",
+                iconPath: field(entry, "app-icon", as: String.self) ?? "", urgency: nil, timeoutMicroseconds: -1)
         }
         .sorted { $0.id < $1.id }
     }

@@ -102,7 +102,8 @@ public struct NotificationProbe: Sendable {
 
     /// What one step did.
     public struct Outcome: Codable, Sendable, Equatable {
-        /// The `LibnotifyError` case name: noSessionBus, noNotificationServer, serverError or timedOut.
+        /// The `LibnotifyError` case name: noSessionBus, noNotificationServer, serverFailedToStart, serverError or
+        /// timedOut.
         public var error: String?
         public var message: String?
         public var id: UInt32?
@@ -132,14 +133,17 @@ public struct NotificationProbe: Sendable {
         public var stderr: String
     }
 
-    /// Runs `steps` in one probe process with exactly `environment`, killing it after `timeout` seconds.
-    public func run(_ steps: [Step], environment: [String: String], timeout: TimeInterval = 60) throws -> Run {
-        let directory = try TemporaryDirectory(prefix: "w8-probe")
+    /// Runs `steps` in one probe process as `user` with exactly `environment`, killing it after `timeout` seconds.
+    public func run(
+        _ steps: [Step], environment: [String: String], user: SessionUser = .current, timeout: TimeInterval = 60
+    ) throws -> Run {
+        let directory = try TemporaryDirectory(prefix: "w8-probe", owner: user)
         defer { directory.remove() }
         let input = directory.url.appendingPathComponent("steps.json")
         try JSONEncoder().encode(steps).write(to: input)
         let start = Date()
-        let output = try runCommand(executable.path, [input.path], environment: environment, timeout: timeout)
+        let output = try runCommand(
+            executable.path, [input.path], environment: environment, timeout: timeout, user: user)
         let seconds = Date().timeIntervalSince(start)
         guard output.status == 0 else {
             throw NotificationServerFixtureError.commandFailed(

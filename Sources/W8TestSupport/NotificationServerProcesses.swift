@@ -4,6 +4,7 @@ import Synchronization
 /// Why a notification-server fixture could not be set up. Tests that hit this fail; they never skip.
 public enum NotificationServerFixtureError: Error, CustomStringConvertible {
     case missingExecutable(String, debianPackage: String)
+    case missingUser(String)
     case didNotStart(String, log: String)
     case commandFailed(String, status: Int32, stderr: String)
     case timedOut(String)
@@ -13,6 +14,9 @@ public enum NotificationServerFixtureError: Error, CustomStringConvertible {
         switch self {
         case .missingExecutable(let name, let package):
             "\(name) is not installed; install it with: apt-get install \(package)"
+        case .missingUser(let name):
+            "the tests run as root, and sway, mako and waybar need an unprivileged user '\(name)', which does not "
+                + "exist; run scripts/install-deps as root (it creates it) or: useradd -m \(name)"
         case .didNotStart(let what, let log):
             "\(what) did not start. Its log:\n\(log)"
         case .commandFailed(let command, let status, let stderr):
@@ -38,23 +42,86 @@ func requireExecutable(_ name: String, debianPackage: String) throws -> String {
 /// A private temporary directory (0700) with a short path, as D-Bus socket paths must stay under 108 bytes.
 final class TemporaryDirectory {
     let url: URL
+    /// Who owns it and the subdirectories made through it.
+    let owner: SessionUser
     var path: String { url.path }
 
-    init(prefix: String) throws {
+    init(prefix: String, owner: SessionUser = .current) throws {
         let name = "\(prefix)-\(UUID().uuidString.prefix(8).lowercased())"
         url = URL(fileURLWithPath: "/tmp").appendingPathComponent(name)
+        self.owner = owner
         try FileManager.default.createDirectory(
             at: url, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        try owner.own(url)
     }
 
     func subdirectory(_ name: String) throws -> URL {
         let sub = url.appendingPathComponent(name)
         try FileManager.default.createDirectory(
             at: sub, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try owner.own(sub)
         return sub
     }
 
     func remove() { try? FileManager.default.removeItem(at: url) }
+}
+
+/// Who runs a session's processes: the user running the tests, or, when that is root, the unprivileged account
+/// `w8test` through `runuser`. sway refuses to run as root, a session bus admits only its own user, and `w8` signals
+/// only its own user's waybar, so a sway session and every client of it run as one unprivileged user.
+public struct SessionUser: Sendable, Equatable, CustomStringConvertible {
+    /// The account's name; nil for the user running the tests.
+    public let name: String?
+    public let uid: uid_t
+    public let gid: gid_t
+
+    /// The account `scripts/install-deps` creates for the tests when it runs as root.
+    public static let unprivilegedName = "w8test"
+
+    /// The user running the tests.
+    public static var current: SessionUser { SessionUser(name: nil, uid: getuid(), gid: getgid()) }
+
+    /// The user running the tests unless that is root; then `w8test`, or a `missingUser` error naming the fix.
+    public static func unprivileged() throws -> SessionUser {
+        guard getuid() == 0 else { return .current }
+        _ = try requireExecutable("runuser", debianPackage: "util-linux")
+        guard let entry = getpwnam(unprivilegedName) else {
+            throw NotificationServerFixtureError.missingUser(unprivilegedName)
+        }
+        return SessionUser(name: unprivilegedName, uid: entry.pointee.pw_uid, gid: entry.pointee.pw_gid)
+    }
+
+    public var description: String { name ?? "uid \(uid)" }
+
+    /// The command that runs `executable` as this user with exactly `environment`: the command itself, or
+    /// `runuser -u NAME -- env -i K=V… executable arguments…` (runuser alone would reset HOME and keep the rest).
+    func command(_ executable: String, _ arguments: [String], environment: [String: String])
+        -> (executable: String, arguments: [String], environment: [String: String])
+    {
+        guard let name else { return (executable, arguments, environment) }
+        let assignments = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        return (
+            "/usr/sbin/runuser", ["-u", name, "--", "/usr/bin/env", "-i"] + assignments + [executable] + arguments,
+            ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"]
+        )
+    }
+
+    /// Makes this user the owner of `url` (not recursive); nothing for the current user.
+    func own(_ url: URL) throws {
+        guard name != nil else { return }
+        guard chown(url.path, uid, gid) == 0 else {
+            throw NotificationServerFixtureError.commandFailed(
+                "chown \(description) \(url.path)", status: errno, stderr: String(cString: strerror(errno)))
+        }
+    }
+
+    /// Makes this user the owner of `url` and everything under it.
+    func ownRecursively(_ url: URL) throws {
+        guard name != nil else { return }
+        try own(url)
+        guard let enumerator = FileManager.default.enumerator(atPath: url.path) else { return }
+        for case let relative as String in enumerator { try own(url.appendingPathComponent(relative)) }
+    }
 }
 
 /// The environment every child starts from: PATH, HOME and a UTF-8 locale, nothing from the session.
@@ -70,20 +137,31 @@ final class ChildProcess {
     let name: String
     let process = Process()
     let logURL: URL
+    /// Who it runs as; for another user `process` is `runuser`, and the program is its child.
+    let user: SessionUser
     private let stdout = Pipe()
     private var pending = Data()
 
-    init(name: String, executable: String, arguments: [String], environment: [String: String], logDirectory: URL)
-        throws
-    {
+    /// - Parameter outputFile: where stdout goes instead of the pipe `readLine` reads.
+    init(
+        name: String, executable: String, arguments: [String], environment: [String: String], logDirectory: URL,
+        user: SessionUser = .current, outputFile: URL? = nil
+    ) throws {
         self.name = name
+        self.user = user
         logURL = logDirectory.appendingPathComponent("\(name).log")
         _ = FileManager.default.createFile(atPath: logURL.path, contents: nil)
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = environment
+        let command = user.command(executable, arguments, environment: environment)
+        process.executableURL = URL(fileURLWithPath: command.executable)
+        process.arguments = command.arguments
+        process.environment = command.environment
         process.standardInput = FileHandle.nullDevice
-        process.standardOutput = stdout
+        if let outputFile {
+            _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
+            process.standardOutput = try FileHandle(forWritingTo: outputFile)
+        } else {
+            process.standardOutput = stdout
+        }
         process.standardError = try FileHandle(forWritingTo: logURL)
         do {
             try launchWithEmptySignalMask(process)
@@ -118,16 +196,43 @@ final class ChildProcess {
         }
     }
 
+    /// The pid of the program itself: `runuser`'s child when it runs as another user.
+    var programPID: pid_t? {
+        guard process.isRunning else { return nil }
+        guard user.name != nil else { return process.processIdentifier }
+        return childPIDs(of: process.processIdentifier).first
+    }
+
     /// SIGTERM, then SIGKILL if it has not exited within `grace` seconds.
+    ///
+    /// As another user the program is signalled, not `runuser`: runuser answers SIGTERM by waiting 2 s before
+    /// it kills its child, and leaves the child running if it is killed itself.
     func stop(grace: TimeInterval = 2) {
         guard process.isRunning else { return }
-        process.terminate()
+        let runuser = user.name != nil
+        let children = runuser ? childPIDs(of: process.processIdentifier) : []
+        if runuser {
+            for child in children { kill(child, SIGTERM) }
+        } else {
+            process.terminate()
+        }
         let deadline = Date().addingTimeInterval(grace)
         while process.isRunning, Date() < deadline { usleep(5_000) }
         if process.isRunning {
+            for child in children { kill(child, SIGKILL) }
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
+    }
+}
+
+/// The children of `pid`, from `/proc/PID/task/*/children`.
+func childPIDs(of pid: pid_t) -> [pid_t] {
+    let tasks = "/proc/\(pid)/task"
+    let threads = (try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? []
+    return threads.flatMap { thread -> [pid_t] in
+        let text = (try? String(contentsOfFile: "\(tasks)/\(thread)/children", encoding: .utf8)) ?? ""
+        return text.split(separator: " ").compactMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
     }
 }
 
@@ -138,9 +243,11 @@ struct CommandOutput {
     var stderr: String
 }
 
-/// Runs `executable` to completion with output in files (no pipe can fill up), killing it after `timeout` seconds.
+/// Runs `executable` as `user` to completion with output in files (no pipe can fill up), killing it after `timeout`
+/// seconds.
 func runCommand(
-    _ executable: String, _ arguments: [String], environment: [String: String], timeout: TimeInterval = 10
+    _ executable: String, _ arguments: [String], environment: [String: String], timeout: TimeInterval = 10,
+    user: SessionUser = .current
 ) throws -> CommandOutput {
     let directory = try TemporaryDirectory(prefix: "w8-cmd")
     defer { directory.remove() }
@@ -149,9 +256,10 @@ func runCommand(
     _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
     _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    process.environment = environment
+    let command = user.command(executable, arguments, environment: environment)
+    process.executableURL = URL(fileURLWithPath: command.executable)
+    process.arguments = command.arguments
+    process.environment = command.environment
     process.standardInput = FileHandle.nullDevice
     process.standardOutput = try FileHandle(forWritingTo: outURL)
     process.standardError = try FileHandle(forWritingTo: errURL)
@@ -159,6 +267,7 @@ func runCommand(
     process.terminationHandler = { _ in exited.signal() }
     try launchWithEmptySignalMask(process)
     if exited.wait(timeout: .now() + timeout) == .timedOut {
+        for child in user.name == nil ? [] : childPIDs(of: process.processIdentifier) { kill(child, SIGKILL) }
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         throw NotificationServerFixtureError.timedOut("\(executable) \(arguments.joined(separator: " "))")

@@ -21,6 +21,8 @@ public final class W8Sandbox: @unchecked Sendable {
     public let root: URL
     public let executable: String
     public var environment: [String: String]
+    /// Who runs `w8` here; it owns `root`.
+    public let user: SessionUser
 
     /// The `w8` built next to the running test binary, or `$W8_BIN`.
     public static func locateW8() throws -> String {
@@ -33,10 +35,14 @@ public final class W8Sandbox: @unchecked Sendable {
         return path
     }
 
-    public init(timeZone: String = "Europe/Berlin", extra: [String: String] = [:]) throws {
+    public init(
+        timeZone: String = "Europe/Berlin", extra: [String: String] = [:], user: SessionUser = .current
+    ) throws {
         executable = try W8Sandbox.locateW8()
+        self.user = user
         root = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("w8-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root.appendingPathComponent("run"), withIntermediateDirectories: true)
+        try user.ownRecursively(root)
         var env = baseChildEnvironment()
         env["HOME"] = root.path
         env["XDG_DATA_HOME"] = root.appendingPathComponent("data").path
@@ -46,11 +52,23 @@ public final class W8Sandbox: @unchecked Sendable {
         environment = env.merging(extra) { $1 }
     }
 
-    /// A sandbox that reaches `bus` and nothing else: no DISPLAY, because `w8` must not need one.
-    public convenience init(bus: PrivateSessionBus, timeZone: String = "Europe/Berlin") throws {
+    /// A sandbox that reaches `bus` and nothing else: no DISPLAY, because `w8` must not need one. `w8` runs as the
+    /// bus's user, the only one the bus admits.
+    public convenience init(bus: PrivateSessionBus, timeZone: String = "Europe/Berlin", extra: [String: String] = [:])
+        throws
+    {
         try self.init(
             timeZone: timeZone,
-            extra: ["DBUS_SESSION_BUS_ADDRESS": bus.address, "XDG_RUNTIME_DIR": bus.runtimeDirectory.path])
+            extra: ["DBUS_SESSION_BUS_ADDRESS": bus.address, "XDG_RUNTIME_DIR": bus.runtimeDirectory.path].merging(
+                extra
+            ) { $1 }, user: bus.user)
+    }
+
+    /// A sandbox whose `w8` runs as `session`'s user and reaches its bus, and finds the icons installed in its
+    /// `systemDataDirectory` (like `/usr/local/share`). No DISPLAY or WAYLAND_DISPLAY: `w8` needs neither.
+    public convenience init(session: NotificationServerSession, timeZone: String = "Europe/Berlin") throws {
+        try self.init(
+            bus: session.bus, timeZone: timeZone, extra: ["XDG_DATA_DIRS": session.systemDataDirectory.path])
     }
 
     deinit { try? FileManager.default.removeItem(at: root) }
@@ -66,7 +84,7 @@ public final class W8Sandbox: @unchecked Sendable {
     @discardableResult
     public func run(_ arguments: [String], timeout: TimeInterval = 30) throws -> W8Run {
         let start = Date()
-        let out = try runCommand(executable, arguments, environment: environment, timeout: timeout)
+        let out = try runCommand(executable, arguments, environment: environment, timeout: timeout, user: user)
         return W8Run(
             status: out.status, stdout: out.stdout, stderr: out.stderr, seconds: Date().timeIntervalSince(start))
     }
@@ -105,7 +123,7 @@ extension W8Sandbox {
         let start = Date()
         let out = try runCommand(
             executable, Array(command.dropFirst()), environment: sandbox.environment.merging(environment) { $1 },
-            timeout: timeout)
+            timeout: timeout, user: sandbox.user)
         return W8Run(status: out.status, stdout: out.stdout, stderr: out.stderr, seconds: Date().timeIntervalSince(start))
     }
 }

@@ -12,12 +12,18 @@ guard CommandLine.arguments.count == 2 else {
 }
 let steps = try JSONDecoder().decode(
     [NotificationProbe.Step].self, from: Data(contentsOf: URL(fileURLWithPath: CommandLine.arguments[1])))
-let dataDirectories = LibnotifyNotificationSink.dataDirectories(environment: ProcessInfo.processInfo.environment)
+let environment = ProcessInfo.processInfo.environment
+let dataDirectories = LibnotifyNotificationSink.dataDirectories(environment: environment)
+let serviceDirectories = NotificationService.sessionServiceDirectories(
+    environment: environment, dataDirectories: dataDirectories)
 var sinks: [Int: LibnotifyNotificationSink] = [:]
 var outcomes: [NotificationProbe.Outcome] = []
 
 for step in steps {
-    let sink = sinks[step.sink] ?? LibnotifyNotificationSink(deadline: step.deadline, dataDirectories: dataDirectories)
+    let sink =
+        sinks[step.sink]
+        ?? LibnotifyNotificationSink(
+            deadline: step.deadline, dataDirectories: dataDirectories, serviceDirectories: serviceDirectories)
     sinks[step.sink] = sink
     let earlierID = step.idFromStep.flatMap { outcomes[$0].id }
     let start = ContinuousClock.now
@@ -31,7 +37,8 @@ for step in steps {
         case .close:
             try sink.close(id: earlierID ?? step.id ?? 0)
         case .serverInfo:
-            let info = try LibnotifyNotificationSink.serverInfo(deadline: step.deadline)
+            let info = try LibnotifyNotificationSink.serverInfo(
+                deadline: step.deadline, serviceDirectories: serviceDirectories)
             outcome.serverInfo = .init(
                 name: info.name, vendor: info.vendor, version: info.version, specVersion: info.specVersion,
                 capabilities: info.capabilities)
@@ -42,6 +49,7 @@ for step in steps {
             switch error {
             case .noSessionBus: "noSessionBus"
             case .noNotificationServer: "noNotificationServer"
+            case .serverFailedToStart: "serverFailedToStart"
             case .serverError: "serverError"
             case .timedOut: "timedOut"
             }

@@ -14,7 +14,9 @@ extension W8 {
 
         func run() throws {
             let runtime = Runtime()
-            let server = Result { try LibnotifyNotificationSink.serverInfo(deadline: 2.0) }
+            let server = Result { () throws(LibnotifyError) in
+                try LibnotifyNotificationSink.serverInfo(deadline: 2.0, serviceDirectories: runtime.serviceDirectories)
+            }
             let files = [
                 ("data_directory", runtime.paths.dataDirectory), ("database", runtime.paths.database),
                 ("config_file", runtime.paths.configFile),
@@ -41,6 +43,11 @@ extension W8 {
                 }
             case .failure(let error):
                 print("Notification server:         none reachable: \(error.localizedDescription)")
+                if case .serverFailedToStart(let failure) = error {
+                    for service in failure.services {
+                        print("                             \(service.name) is started by D-Bus from \(service.file)")
+                    }
+                }
                 print("                             milestones are still recorded; see 'w8 milestones'")
             }
             for file in files { print(file.line) }
@@ -48,16 +55,30 @@ extension W8 {
             for unit in units { print(unit.line) }
         }
 
-        func serverJSON(_ server: Result<NotificationServerInfo, Error>) -> JSON {
+        func serverJSON(_ server: Result<NotificationServerInfo, LibnotifyError>) -> JSON {
             switch server {
             case .success(let info):
                 return .object([
-                    ("name", .string(info.name)), ("vendor", .string(info.vendor)), ("version", .string(info.version)),
-                    ("spec_version", .string(info.specVersion)),
+                    ("status", .string("ok")), ("name", .string(info.name)), ("vendor", .string(info.vendor)),
+                    ("version", .string(info.version)), ("spec_version", .string(info.specVersion)),
                     ("capabilities", .array(info.capabilities.map { .string($0) })), ("error", .null),
                 ])
             case .failure(let error):
-                return .object([("name", .null), ("error", .string(error.localizedDescription))])
+                let status: String
+                var name: String?
+                switch error {
+                case .noSessionBus: status = "no_session_bus"
+                case .noNotificationServer: status = "not_installed"
+                case .serverFailedToStart(let failure):
+                    status = "failed_to_start"
+                    name = failure.serverName
+                case .serverError: status = "server_error"
+                case .timedOut: status = "timed_out"
+                }
+                return .object([
+                    ("status", .string(status)), ("name", .string(name)),
+                    ("error", .string(error.localizedDescription)),
+                ])
             }
         }
     }

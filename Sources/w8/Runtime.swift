@@ -61,7 +61,15 @@ struct Runtime {
     /// libnotify, with a deadline well inside the 3 s that `w8 add` may take against a hung server.
     func sink() -> any NotificationSink {
         LibnotifyNotificationSink(
-            deadline: 2.0, dataDirectories: LibnotifyNotificationSink.dataDirectories(environment: environment))
+            deadline: 2.0, dataDirectories: dataDirectories, serviceDirectories: serviceDirectories)
+    }
+
+    /// `$XDG_DATA_HOME`, then `$XDG_DATA_DIRS`: where the icon and the session's D-Bus services are installed.
+    var dataDirectories: [String] { LibnotifyNotificationSink.dataDirectories(environment: environment) }
+
+    /// Where the session bus reads the notification servers it may start.
+    var serviceDirectories: [String] {
+        NotificationService.sessionServiceDirectories(environment: environment, dataDirectories: dataDirectories)
     }
 
     func tracker(settings: Settings) throws -> Tracker {

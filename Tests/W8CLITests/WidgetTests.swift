@@ -159,29 +159,48 @@ import W8TestSupport
         #expect(run.stdout.isEmpty)
     }
 
-    /// `widget.signal = N` makes every change signal SIGRTMIN+N to the person's waybar; reading sends nothing.
-    @Test func changesSignalWaybar() throws {
-        let waybar = try FakeWaybar()
-        defer { waybar.stop() }
-        let w8 = try W8Sandbox()
-        let sigrtmin = Int32(34)  // glibc's SIGRTMIN on Linux; waybar's "signal": N means SIGRTMIN+N
-        try w8.run("add", "180", "--date", "2026-11-14T08:00")
-        #expect(waybar.nextSignal(timeout: 0.5) == nil, "widget.signal is off by default")
+    /// `widget.signal = N` makes every change send SIGRTMIN+N to the person's waybar, which re-runs the module:
+    /// the real waybar, in a headless sway, as the README configures it. Reads and refused input change nothing.
+    @Test func changesRefreshTheRealWaybar() throws {
+        let desktop = try WaybarSession()
+        defer { desktop.stop() }
+        let w8 = try W8Sandbox(bus: desktop.bus)
+        try #require(try w8.run("add", "180", "--date", "2026-11-14T08:00").status == 0)
+        try #require(try w8.run("goal", "160", "--date", "2026-11-14T09:00").status == 0)
+        try desktop.start(for: w8, signal: 8)
+        #expect(desktop.runs.last?.contains(#""text":"180.0 lb 0%""#) == true, "\(desktop.runs)")
+        let before = try desktop.screenshotShowingBar(
+            to: screenshotDirectory.appendingPathComponent("waybar-before.png"), textColour: WaybarSession.plainText)
+        #expect(try before.pixels(near: WaybarSession.plainText, fuzzPercent: 10, region: desktop.barRegion) >= 20)
+
+        // Off by default: a change does not reach the bar.
+        try w8.run("add", "179", "--date", "2026-11-15T08:00")
+        #expect(!desktop.waitForRuns(2, timeout: 0.5), "widget.signal is off by default: \(desktop.runs)")
+
         #expect(try w8.run("config", "widget.signal", "8").status == 0)
-        try w8.run("add", "179")
-        #expect(waybar.nextSignal(timeout: 5) == sigrtmin + 8)
-        try w8.run("goal", "160")
-        #expect(waybar.nextSignal(timeout: 5) == sigrtmin + 8)
-        try w8.run("edit", "1", "--weight", "181")
-        #expect(waybar.nextSignal(timeout: 5) == sigrtmin + 8)
-        try w8.run("rm", "1")
-        #expect(waybar.nextSignal(timeout: 5) == sigrtmin + 8)
-        try w8.run("goal", "--clear")
-        #expect(waybar.nextSignal(timeout: 5) == sigrtmin + 8)
+        let added = try w8.run("add", "175")
+        #expect(added.status == 0)
+        #expect(desktop.waitForRuns(2, timeout: 5), "waybar did not re-run the module: \(desktop.runs)\n\(desktop.log)")
+        #expect(desktop.runs.last?.contains(#""text":"175.0 lb ↓ 25%""#) == true, "\(desktop.runs)")
+        #expect(desktop.runs.last?.contains(#""class":"down""#) == true)
+        let after = try desktop.screenshotShowingBar(
+            to: screenshotDirectory.appendingPathComponent("waybar-after.png"), textColour: WaybarSession.downText)
+        #expect(try after.pixels(near: WaybarSession.downText, fuzzPercent: 10, region: desktop.barRegion) >= 20)
+        #expect(try after.differingPixels(from: before, region: desktop.barRegion) > 100)
+
+        // Every other change refreshes it too, once each.
+        for (index, command) in [
+            ["goal", "150"], ["edit", "1", "--weight", "181"], ["rm", "1"], ["goal", "--clear"],
+        ]
+        .enumerated() {
+            #expect(try w8.run(command).status == 0)
+            #expect(desktop.waitForRuns(3 + index, timeout: 5), "w8 \(command.joined(separator: " ")): \(desktop.runs)")
+        }
         try w8.run("status")
         try w8.run("widget")
         let bad = try w8.run("add", "-5")
         #expect(bad.status == 65)
-        #expect(waybar.nextSignal(timeout: 0.5) == nil, "reads and refused input change nothing")
+        #expect(!desktop.waitForRuns(7, timeout: 0.5), "reads and refused input change nothing: \(desktop.runs)")
+        #expect(desktop.runs.count == 6)
     }
 }

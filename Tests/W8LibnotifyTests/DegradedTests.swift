@@ -36,6 +36,23 @@ struct DegradedTests {
         #expect(run.seconds < 1)
     }
 
+    @Test("An installed server that dies as D-Bus starts it: serverFailedToStart at once, naming it")
+    func serverFailsToStart() throws {
+        // dunst's own service file; dunst with no DISPLAY is activated and aborts.
+        let service = URL(fileURLWithPath: "/usr/share/dbus-1/services/org.knopwob.dunst.service")
+        try #require(FileManager.default.fileExists(atPath: service.path), "install dunst: apt-get install dunst")
+        let bus = try PrivateSessionBus(serviceFiles: [service])
+        defer { bus.stop() }
+
+        let run = try probe.run([.post(Sample.reminder), .serverInfo()], environment: bus.environment)
+
+        #expect(run.outcomes.map(\.error) == ["serverFailedToStart", "serverFailedToStart"], "\(run.outcomes)")
+        for outcome in run.outcomes {
+            #expect(outcome.message?.contains("the notification server (dunst) failed to start (") == true)
+        }
+        #expect(run.seconds < 1)
+    }
+
     @Test("A hung server: timedOut within the deadline, and later calls fail fast instead of queueing")
     func hungServer() throws {
         let server = try HungNotificationServer()

@@ -112,19 +112,19 @@ struct DunstTests {
         #expect(try session.displayedCount() == 1)
     }
 
-    @Test("Without the themed icon installed, the stock icon is used")
-    func fallsBackToStockIcon() throws {
+    @Test("Without the icon file installed, the themed name is sent for the server's theme to resolve")
+    func sendsThemedNameWithoutIconFile() throws {
         let session = try DunstSession()
         defer { session.stop() }
 
         _ = try probe.run([.post(Sample.summary)], environment: session.environment)
 
         let shown = try #require(try session.history().first)
-        #expect(shown.iconPath.hasSuffix("/dialog-information.svg"))
+        #expect(shown.iconPath == session.themeDirectory.appendingPathComponent("w8trackr.svg").path)
     }
 
-    @Test("With the themed icon installed under XDG_DATA_HOME, it is used by name")
-    func usesInstalledIcon() throws {
+    @Test("With the icon installed under XDG_DATA_HOME, its file is sent, where dunst finds no theme for it")
+    func sendsInstalledIconFile() throws {
         let session = try DunstSession()
         defer { session.stop() }
         let installed = session.iconDirectory.appendingPathComponent("w8trackr.svg")

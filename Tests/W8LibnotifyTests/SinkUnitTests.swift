@@ -35,19 +35,36 @@ struct SinkUnitTests {
                 == ["/d", "/x", "/y"])
     }
 
-    @Test("The icon is used by name only where it is installed")
+    @Test("The installed icon is sent as its file, the 48 px PNG first; the themed name only when none is installed")
     func resolvesIcon() throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("w8-icons-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
-        let apps = root.appendingPathComponent("icons/hicolor/48x48/apps")
-        try FileManager.default.createDirectory(at: apps, withIntermediateDirectories: true)
-        let sink = LibnotifyNotificationSink(dataDirectories: ["/nonexistent", root.path])
-        #expect(sink.resolveIcon("w8trackr") == "dialog-information")
-
-        try Data().write(to: apps.appendingPathComponent("w8trackr.png"))
-
+        let user = root.appendingPathComponent("user")
+        let system = root.appendingPathComponent("system")
+        let sink = LibnotifyNotificationSink(dataDirectories: ["/nonexistent", user.path, system.path])
+        func install(_ directory: URL, _ relative: String) throws -> String {
+            let file = directory.appendingPathComponent("icons/hicolor/\(relative)")
+            try FileManager.default.createDirectory(
+                at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data().write(to: file)
+            return file.path
+        }
         #expect(sink.resolveIcon("w8trackr") == "w8trackr")
-        #expect(sink.resolveIcon("/nonexistent/icon.png") == "dialog-information")
+
+        let svg = try install(system, "scalable/apps/w8trackr.svg")
+        #expect(sink.resolveIcon("w8trackr") == svg)
+        let png128 = try install(system, "128x128/apps/w8trackr.png")
+        #expect(sink.resolveIcon("w8trackr") == png128, "a PNG before the SVG")
+        _ = try install(system, "32x32/apps/w8trackr.png")
+        #expect(sink.resolveIcon("w8trackr") == png128, "larger before smaller")
+        let png48 = try install(system, "48x48/apps/w8trackr.png")
+        #expect(sink.resolveIcon("w8trackr") == png48)
+        let other = try install(system, "48x48/apps/other.png")
+        #expect(sink.resolveIcon("other") == other)
+        let userSVG = try install(user, "scalable/apps/w8trackr.svg")
+        #expect(sink.resolveIcon("w8trackr") == userSVG, "XDG_DATA_HOME comes first")
+
+        #expect(sink.resolveIcon("/nonexistent/icon.png") == "/nonexistent/icon.png")
     }
 
     @Test(
@@ -55,11 +72,111 @@ struct SinkUnitTests {
         arguments: [
             LibnotifyError.noSessionBus("DBUS_SESSION_BUS_ADDRESS is unset"), .noNotificationServer("no owner"),
             .serverError("bad hint"), .timedOut(seconds: 2),
+            .serverFailedToStart(
+                ServerStartFailure(
+                    services: [Self.dunst], detail: "Process org.freedesktop.Notifications received signal 5",
+                    throughSystemd: false)),
+            .serverFailedToStart(
+                ServerStartFailure(
+                    services: [Self.dunst],
+                    detail: "Could not activate remote peer 'org.freedesktop.Notifications': startup job failed",
+                    throughSystemd: true)),
         ])
     func messages(error: LibnotifyError) throws {
         let message = try #require(error.errorDescription)
         #expect(!message.contains("\n"))
         #expect(message.count < 200)
+    }
+
+    static let dunst = NotificationService(
+        name: "dunst", executable: "/usr/bin/dunst", systemdUnit: "dunst.service",
+        file: "/usr/share/dbus-1/services/org.knopwob.dunst.service")
+
+    @Test(
+        "D-Bus errors sort into: nothing installed, installed but failed to start, no answer",
+        arguments: [
+            ("org.freedesktop.DBus.Error.ServiceUnknown", "The name was not provided by any .service files", "none"),
+            ("org.freedesktop.DBus.Error.NameHasNoOwner", "Could not get owner of name", "none"),
+            ("org.freedesktop.DBus.Error.Spawn.ChildExited", "Process exited with status 1", "dbus"),
+            ("org.freedesktop.DBus.Error.Spawn.ChildSignaled", "Process received signal 5", "dbus"),
+            ("org.freedesktop.DBus.Error.Spawn.ExecFailed", "Failed to execute program", "dbus"),
+            ("org.freedesktop.DBus.Error.Spawn.Failed", "Failed", "dbus"),
+            // dbus-broker, and dbus-daemon passing on systemd's answer
+            (
+                "org.freedesktop.DBus.Error.NameHasNoOwner", "Could not activate remote peer 'x': startup job failed",
+                "systemd"
+            ),
+            ("org.freedesktop.systemd1.UnitMasked", "Unit dunst.service is masked.", "systemd"),
+            ("org.freedesktop.DBus.Error.NoReply", "no reply", "timeout"),
+        ])
+    func classifies(name: String, message: String, expected: String) {
+        let error = GLibError(dbusErrorName: name, message: message).libnotifyError
+        switch (error, expected) {
+        case (.noNotificationServer(let detail), "none"): #expect(detail == message)
+        case (.serverFailedToStart(let failure), "dbus"), (.serverFailedToStart(let failure), "systemd"):
+            #expect(failure.throughSystemd == (expected == "systemd"))
+            #expect(failure.detail == message)
+        case (.timedOut, "timeout"): break
+        default: Issue.record("\(name) became \(error), expected \(expected)")
+        }
+    }
+
+    @Test("A server that failed to start is named from the first service directory that provides notifications")
+    func namesTheServerThatFailed() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("w8-services-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        func write(_ directory: String, _ file: String, _ text: String) throws {
+            let url = root.appendingPathComponent(directory)
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+            try text.write(to: url.appendingPathComponent(file), atomically: true, encoding: .utf8)
+        }
+        try write("home", "org.example.Other.service", "[D-BUS Service]\nName=org.example.Other\nExec=/bin/other\n")
+        try write(
+            "system", "org.knopwob.dunst.service",
+            "[D-BUS Service]\nName=org.freedesktop.Notifications\nExec=/usr/bin/dunst\nSystemdService=dunst.service\n")
+        try write(
+            "system", "fr.emersion.mako.service",
+            "# comment\n[D-BUS Service]\nName = org.freedesktop.Notifications\nExec=/usr/bin/mako --flag\n")
+        try write("later", "x.service", "[D-BUS Service]\nName=org.freedesktop.Notifications\nExec=/usr/bin/later\n")
+        let directories = [
+            "/nonexistent", root.appendingPathComponent("home").path,
+            root.appendingPathComponent("system").path, root.appendingPathComponent("later").path,
+        ]
+
+        let services = NotificationService.providers(in: directories)
+
+        #expect(services.map(\.name) == ["mako", "dunst"])
+        #expect(services.map(\.systemdUnit) == [nil, "dunst.service"])
+        let failed = LibnotifyError.serverFailedToStart(
+            ServerStartFailure(detail: "received signal 5", throughSystemd: false)
+        )
+        .namingServers(from: directories)
+        #expect(
+            failed.localizedDescription
+                == "the notification server (mako or dunst) failed to start (received signal 5); "
+                + "run the one your desktop uses in a terminal to see why")
+        let dunstOnly = LibnotifyError.serverFailedToStart(
+            ServerStartFailure(services: [Self.dunst], detail: "received signal 5", throughSystemd: false))
+        #expect(
+            dunstOnly.localizedDescription
+                == "the notification server (dunst) failed to start (received signal 5); "
+                + "run '/usr/bin/dunst' in a terminal to see why")
+        #expect(
+            LibnotifyError.serverFailedToStart(ServerStartFailure(detail: "startup job failed", throughSystemd: true))
+                .localizedDescription == "the notification server failed to start (startup job failed); "
+                + "see 'journalctl --user -e'")
+    }
+
+    @Test("The session's service directories follow the D-Bus spec")
+    func serviceDirectories() {
+        #expect(
+            NotificationService.sessionServiceDirectories(
+                environment: ["XDG_RUNTIME_DIR": "/run/user/1000"],
+                dataDirectories: ["/home/a/.local/share", "/usr/share"])
+                == [
+                    "/run/user/1000/dbus-1/services", "/home/a/.local/share/dbus-1/services",
+                    "/usr/share/dbus-1/services",
+                ])
     }
 
     @Test("The timeout message names the deadline")

@@ -40,6 +40,8 @@ expected_files="/usr/bin/w8
 /usr/share/doc/w8trackr/changelog.gz
 /usr/share/doc/w8trackr/copyright
 /usr/share/fish/vendor_completions.d/w8.fish
+/usr/share/icons/hicolor/128x128/apps/w8trackr.png
+/usr/share/icons/hicolor/48x48/apps/w8trackr.png
 /usr/share/icons/hicolor/scalable/apps/w8trackr.svg
 /usr/share/man/man1/w8.1.gz
 /usr/share/zsh/vendor-completions/_w8"
@@ -82,6 +84,10 @@ check "desktop file is hidden from menus and declares notifications" bash -c '
     "$desktop"
 check "icon is an SVG" bash -c 'head -c 400 "$1" | grep -q "<svg"' _ \
     "$root/usr/share/icons/hicolor/scalable/apps/w8trackr.svg"
+check "icon PNGs are 48x48 and 128x128 renderings" bash -c '
+    [ "$(identify -format "%m %wx%h" "$1/48x48/apps/w8trackr.png")" = "PNG 48x48" ] &&
+    [ "$(identify -format "%m %wx%h" "$1/128x128/apps/w8trackr.png")" = "PNG 128x128" ]' _ \
+    "$root/usr/share/icons/hicolor"
 
 # systemd checks that ExecStart= names an executable, so the unpacked /usr/bin is laid over the real one in a
 # mount namespace of this test's own; the units are verified as installed, ExecStart=/usr/bin/w8 and all.
@@ -153,7 +159,7 @@ check "make install as a user puts the units where systemd --user reads them" ba
 default_prefix=$HOME/.local; [ "$(id -u)" -ne 0 ] || default_prefix=/usr/local
 check "make install defaults to PREFIX=$default_prefix for $(id -un)" bash -c '
     make --no-print-directory -n install-files | grep -q "install -Dm755 .* $1/bin/w8$"' _ "$default_prefix"
-check "make install installs 10 files" same 10 "$(find "$stage" -type f | wc -l)"
+check "make install installs 12 files" same 12 "$(find "$stage" -type f | wc -l)"
 make --no-print-directory uninstall DESTDIR="$stage" PREFIX=/home/u/.local HOME=/home/u >/dev/null
 check "make uninstall removes every installed file" same "" "$(find "$stage" -type f)"
 

@@ -13,6 +13,8 @@ public struct XDGDirectories: Sendable, Equatable {
     public let cacheHome: String
     /// `$XDG_DATA_DIRS`, default `/usr/local/share:/usr/share`.
     public let dataDirectories: [String]
+    /// `$XDG_RUNTIME_DIR`; it has no default.
+    public let runtimeDirectory: String?
 
     /// - Parameters:
     ///   - environment: the process's environment.
@@ -29,6 +31,18 @@ public struct XDGDirectories: Sendable, Equatable {
         cacheHome = base("XDG_CACHE_HOME", ".cache")
         let dirs = environment["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share"
         dataDirectories = dirs.split(separator: ":").map(String.init).filter { $0.hasPrefix("/") }
+        runtimeDirectory = environment["XDG_RUNTIME_DIR"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+    }
+
+    /// Where a session bus reads `.service` files, first first, as the D-Bus spec's
+    /// `<standard_session_servicedirs/>`: `$XDG_RUNTIME_DIR/dbus-1/services`, then `dbus-1/services` under each
+    /// data directory, then the bus's own `/usr/share/dbus-1/services`.
+    public var sessionServiceDirectories: [String] {
+        let directories =
+            (runtimeDirectory.map { [$0 + "/dbus-1/services"] } ?? []) + dataSearchPath.map { $0 + "/dbus-1/services" }
+            + ["/usr/share/dbus-1/services"]
+        var seen = Set<String>()
+        return directories.filter { seen.insert($0).inserted }
     }
 
     /// Where installed data such as icons is looked for, most personal first: `dataHome`, then `dataDirectories`.

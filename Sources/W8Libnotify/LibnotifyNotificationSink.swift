@@ -32,27 +32,13 @@ public final class LibnotifyNotificationSink: NotificationSink {
 
     /// - Parameters:
     ///   - deadline: the longest a `post`, `close` or `serverInfo` waits for the notification server.
-    ///   - dataDirectories: where themed icons may be installed; see `dataDirectories(environment:)`.
+    ///   - dataDirectories: where themed icons may be installed; `XDGDirectories.dataSearchPath`.
     ///   - serviceDirectories: the session bus's `.service` directories; see
-    ///     `NotificationService.sessionServiceDirectories`.
+    ///     `XDGDirectories.sessionServiceDirectories`.
     public init(deadline: TimeInterval = 2.0, dataDirectories: [String], serviceDirectories: [String] = []) {
         self.deadline = deadline
         self.dataDirectories = dataDirectories
         self.serviceDirectories = serviceDirectories
-    }
-
-    /// The XDG data directories of `environment`: `$XDG_DATA_HOME` (default `~/.local/share`), then
-    /// `$XDG_DATA_DIRS` (default `/usr/local/share:/usr/share`).
-    public static func dataDirectories(environment: [String: String]) -> [String] {
-        var directories: [String] = []
-        if let home = environment["XDG_DATA_HOME"], home.hasPrefix("/") {
-            directories.append(home)
-        } else if let home = environment["HOME"], !home.isEmpty {
-            directories.append(home + "/.local/share")
-        }
-        let dataDirs = environment["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share"
-        directories += dataDirs.split(separator: ":").map(String.init).filter { $0.hasPrefix("/") }
-        return directories
     }
 
     /// Shows `notification` and returns the server's id for it.

@@ -21,20 +21,6 @@ public struct NotificationService: Sendable, Equatable, Codable {
 
     public static let busName = "org.freedesktop.Notifications"
 
-    /// Where a session bus reads `.service` files, first first, as the D-Bus spec's
-    /// `<standard_session_servicedirs/>`: `$XDG_RUNTIME_DIR/dbus-1/services`, then `dbus-1/services` under each XDG
-    /// data directory (`dataDirectories`), then the bus's own `/usr/share/dbus-1/services`.
-    public static func sessionServiceDirectories(environment: [String: String], dataDirectories: [String]) -> [String] {
-        var directories: [String] = []
-        if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {
-            directories.append(runtime + "/dbus-1/services")
-        }
-        directories += dataDirectories.map { $0 + "/dbus-1/services" }
-        directories.append("/usr/share/dbus-1/services")
-        var seen = Set<String>()
-        return directories.filter { seen.insert($0).inserted }
-    }
-
     /// The notification servers the bus would start, read from the first of `directories` that has any: a bus
     /// takes a name from the first directory providing it. Several when that directory has several.
     public static func providers(in directories: [String]) -> [NotificationService] {

@@ -13,9 +13,9 @@ guard CommandLine.arguments.count == 2 else {
 let steps = try JSONDecoder().decode(
     [NotificationProbe.Step].self, from: Data(contentsOf: URL(fileURLWithPath: CommandLine.arguments[1])))
 let environment = ProcessInfo.processInfo.environment
-let dataDirectories = LibnotifyNotificationSink.dataDirectories(environment: environment)
-let serviceDirectories = NotificationService.sessionServiceDirectories(
-    environment: environment, dataDirectories: dataDirectories)
+let xdg = XDGDirectories(environment: environment, accountHome: NSHomeDirectory())
+let dataDirectories = xdg.dataSearchPath
+let serviceDirectories = xdg.sessionServiceDirectories
 var sinks: [Int: LibnotifyNotificationSink] = [:]
 var outcomes: [NotificationProbe.Outcome] = []
 

@@ -29,6 +29,44 @@ struct Runtime {
             systemctl: Systemctl(environment: environment))
     }
 
+    /// The doctor, asking libnotify about the notification server.
+    func doctor() -> Doctor {
+        let serviceDirectories = serviceDirectories
+        let config = config
+        return Doctor(
+            paths: paths, sessionBus: environment["DBUS_SESSION_BUS_ADDRESS"],
+            checkServer: {
+                do throws(LibnotifyError) {
+                    let info = try LibnotifyNotificationSink.serverInfo(
+                        deadline: 2.0, serviceDirectories: serviceDirectories)
+                    return .reachable(
+                        name: info.name, vendor: info.vendor, version: info.version, specVersion: info.specVersion,
+                        capabilities: info.capabilities)
+                } catch {
+                    return Runtime.serverStatus(error)
+                }
+            },
+            loadSettings: { try config.load() })
+    }
+
+    /// How the doctor names a libnotify failure.
+    static func serverStatus(_ error: LibnotifyError) -> ServerStatus {
+        var name: String?
+        var services: [(name: String, file: String)] = []
+        let status: String
+        switch error {
+        case .noSessionBus: status = "no_session_bus"
+        case .noNotificationServer: status = "not_installed"
+        case .serverFailedToStart(let failure):
+            status = "failed_to_start"
+            name = failure.serverName
+            services = failure.services.map { ($0.name, $0.file) }
+        case .serverError: status = "server_error"
+        case .timedOut: status = "timed_out"
+        }
+        return .unreachable(status: status, name: name, message: error.localizedDescription, services: services)
+    }
+
     /// The wall clock.
     static let clock: @Sendable () -> Date = { Date() }
 
@@ -65,12 +103,10 @@ struct Runtime {
     }
 
     /// `$XDG_DATA_HOME`, then `$XDG_DATA_DIRS`: where the icon and the session's D-Bus services are installed.
-    var dataDirectories: [String] { LibnotifyNotificationSink.dataDirectories(environment: environment) }
+    var dataDirectories: [String] { paths.xdg.dataSearchPath }
 
     /// Where the session bus reads the notification servers it may start.
-    var serviceDirectories: [String] {
-        NotificationService.sessionServiceDirectories(environment: environment, dataDirectories: dataDirectories)
-    }
+    var serviceDirectories: [String] { paths.xdg.sessionServiceDirectories }
 
     func tracker(settings: Settings) throws -> Tracker {
         try tracker(settings: settings, database: database())

@@ -26,6 +26,18 @@ import W8Core
         #expect(xdg.dataDirectories == ["/opt/share", "/usr/share"])
     }
 
+    @Test("The session's service directories follow the D-Bus spec")
+    func serviceDirectories() {
+        let xdg = XDGDirectories(
+            environment: ["HOME": "/home/a", "XDG_RUNTIME_DIR": "/run/user/1000", "XDG_DATA_DIRS": "/usr/share"],
+            accountHome: "/nowhere")
+        #expect(
+            xdg.sessionServiceDirectories == [
+                "/run/user/1000/dbus-1/services", "/home/a/.local/share/dbus-1/services", "/usr/share/dbus-1/services",
+            ])
+        #expect(XDGDirectories(environment: ["XDG_RUNTIME_DIR": "run"], accountHome: "/h").runtimeDirectory == nil)
+    }
+
     @Test("An empty or unset HOME falls back to the account's home directory")
     func accountHome() {
         #expect(XDGDirectories(environment: ["HOME": ""], accountHome: "/var/lib/ann").configHome == "/var/lib/ann/.config")

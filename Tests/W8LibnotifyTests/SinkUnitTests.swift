@@ -24,17 +24,6 @@ struct SinkUnitTests {
         #expect(LibnotifyNotificationSink.timeout(.milliseconds(5000)) == 5000)
     }
 
-    @Test("XDG data directories follow the spec's defaults")
-    func dataDirectories() {
-        #expect(
-            LibnotifyNotificationSink.dataDirectories(environment: ["HOME": "/home/a"])
-                == ["/home/a/.local/share", "/usr/local/share", "/usr/share"])
-        #expect(
-            LibnotifyNotificationSink.dataDirectories(
-                environment: ["HOME": "/home/a", "XDG_DATA_HOME": "/d", "XDG_DATA_DIRS": "/x:relative:/y"])
-                == ["/d", "/x", "/y"])
-    }
-
     @Test("The installed icon is sent as its file, the 48 px PNG first; the themed name only when none is installed")
     func resolvesIcon() throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("w8-icons-\(UUID().uuidString)")
@@ -165,18 +154,6 @@ struct SinkUnitTests {
             LibnotifyError.serverFailedToStart(ServerStartFailure(detail: "startup job failed", throughSystemd: true))
                 .localizedDescription == "the notification server failed to start (startup job failed); "
                 + "see 'journalctl --user -e'")
-    }
-
-    @Test("The session's service directories follow the D-Bus spec")
-    func serviceDirectories() {
-        #expect(
-            NotificationService.sessionServiceDirectories(
-                environment: ["XDG_RUNTIME_DIR": "/run/user/1000"],
-                dataDirectories: ["/home/a/.local/share", "/usr/share"])
-                == [
-                    "/run/user/1000/dbus-1/services", "/home/a/.local/share/dbus-1/services",
-                    "/usr/share/dbus-1/services",
-                ])
     }
 
     @Test("The timeout message names the deadline")

@@ -1,0 +1,178 @@
+import Foundation
+import W8Core
+
+/// The notification server as the session bus answers for it.
+public enum ServerStatus: Sendable, Equatable {
+    case reachable(name: String, vendor: String, version: String, specVersion: String, capabilities: [String])
+    /// `status` is `no_session_bus`, `not_installed`, `failed_to_start`, `server_error` or `timed_out`; `name`
+    /// the server D-Bus would start, when known; `services` the `.service` files that start it.
+    case unreachable(status: String, name: String?, message: String, services: [(name: String, file: String)])
+
+    public static func == (lhs: ServerStatus, rhs: ServerStatus) -> Bool { "\(lhs)" == "\(rhs)" }
+}
+
+/// A file W8Trackr keeps, with its mode.
+public struct FileReport: Sendable, Equatable {
+    public let role: String
+    public let path: String
+    /// The permission bits; nil when the file does not exist.
+    public let mode: Int?
+
+    /// The mode it must have: 0700 for the data directory, 0600 for the database.
+    public var expected: Int? { role == "data_directory" ? 0o700 : role == "database" ? 0o600 : nil }
+
+    /// Whether only the owner can read it; nil for a file with no such rule.
+    public var isPrivate: Bool? {
+        expected.map { e in mode.map { $0 & 0o077 == 0 && $0 & 0o700 == e & 0o700 } ?? false }
+    }
+}
+
+/// Whether a systemd user unit is installed and enabled.
+public struct UnitReport: Sendable, Equatable {
+    public let name: String
+    public let path: String?
+    public let enabled: Bool
+}
+
+/// What `w8 doctor` found.
+public struct Diagnosis: Sendable, Equatable {
+    public var sessionBus: String?
+    public var server: ServerStatus
+    public var files: [FileReport]
+    /// Why config.toml cannot be used; nil when it can.
+    public var configProblem: String?
+    public var units: [UnitReport]
+}
+
+/// Looks at what makes w8 work: the notification server, the files and their modes, the config file and the
+/// systemd user units.
+public struct Doctor: Sendable {
+    public let paths: Paths
+    public let sessionBus: String?
+    /// Asks the session bus for the notification server (the composition root's libnotify sink).
+    public let checkServer: @Sendable () -> ServerStatus
+    public let loadSettings: @Sendable () throws -> Settings
+    /// Directories searched for the units besides the user's own, as `systemd-analyze --user unit-paths` lists.
+    public var systemUnitDirectories = ["/etc/systemd/user", "/usr/local/lib/systemd/user", "/usr/lib/systemd/user"]
+
+    public init(
+        paths: Paths, sessionBus: String?, checkServer: @escaping @Sendable () -> ServerStatus,
+        loadSettings: @escaping @Sendable () throws -> Settings
+    ) {
+        self.paths = paths
+        self.sessionBus = sessionBus
+        self.checkServer = checkServer
+        self.loadSettings = loadSettings
+    }
+
+    public func diagnose() -> Diagnosis {
+        let files = [
+            ("data_directory", paths.dataDirectory), ("database", paths.database), ("config_file", paths.configFile),
+        ].map { role, path in
+            FileReport(
+                role: role, path: path,
+                mode: (try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)?
+                    .intValue)
+        }
+        var problem: String?
+        do { _ = try loadSettings() } catch { problem = error.localizedDescription }
+        return Diagnosis(
+            sessionBus: sessionBus, server: checkServer(), files: files, configProblem: problem, units: units())
+    }
+
+    /// Each enabled-by-install unit: the first directory that has it, and whether a `*.wants/` link enables it.
+    func units() -> [UnitReport] {
+        let user = paths.systemdUserDirectory
+        let directories = [user, systemUnitDirectories[0], paths.xdg.dataHome + "/systemd/user"]
+            + systemUnitDirectories.dropFirst()
+        let wants = [user, systemUnitDirectories[0]]
+        let fm = FileManager.default
+        return SystemdUnit.enabledUnits.map(\.fileName).map { name in
+            let path = directories.map { $0 + "/" + name }.first { fm.fileExists(atPath: $0) }
+            let enabled = wants.contains { base in
+                ((try? fm.contentsOfDirectory(atPath: base)) ?? []).filter { $0.hasSuffix(".wants") }.contains {
+                    fm.fileExists(atPath: base + "/" + $0 + "/" + name)
+                }
+            }
+            return UnitReport(name: name, path: path, enabled: enabled)
+        }
+    }
+}
+
+extension Presenter {
+    /// `w8 doctor`: each finding on a line, or the JSON document.
+    public func doctor(_ d: Diagnosis, json: Bool) -> [String] {
+        if json {
+            let server: JSON
+            switch d.server {
+            case .reachable(let name, let vendor, let version, let spec, let capabilities):
+                server = .object([
+                    ("status", .string("ok")), ("name", .string(name)), ("vendor", .string(vendor)),
+                    ("version", .string(version)), ("spec_version", .string(spec)),
+                    ("capabilities", .array(capabilities.map { .string($0) })), ("error", .null),
+                ])
+            case .unreachable(let status, let name, let message, _):
+                server = .object([("status", .string(status)), ("name", .string(name)), ("error", .string(message))])
+            }
+            return [
+                JSON.object([
+                    ("session_bus", .string(d.sessionBus)),
+                    ("notification_server", server),
+                    (
+                        "files",
+                        .array(
+                            d.files.map { f in
+                                .object([
+                                    ("role", .string(f.role)), ("path", .string(f.path)), ("exists", .bool(f.mode != nil)),
+                                    ("mode", .string(f.mode.map { String($0, radix: 8) })),
+                                    ("private", f.isPrivate.map { .bool($0) } ?? .null),
+                                ])
+                            })
+                    ),
+                    ("config_valid", .bool(d.configProblem == nil)),
+                    (
+                        "systemd_units",
+                        .array(
+                            d.units.map { u in
+                                .object([
+                                    ("name", .string(u.name)), ("path", .string(u.path)),
+                                    ("installed", .bool(u.path != nil)), ("enabled", .bool(u.enabled)),
+                                ])
+                            })
+                    ),
+                ]).rendered()
+            ]
+        }
+        func label(_ text: String) -> String { text.padding(toLength: 29, withPad: " ", startingAt: 0) }
+        let indent = String(repeating: " ", count: 29)
+        var lines = [label("Session bus:") + (d.sessionBus ?? "unset (GLib will try $XDG_RUNTIME_DIR/bus)")]
+        switch d.server {
+        case .reachable(let name, let vendor, let version, let spec, let capabilities):
+            lines.append(label("Notification server:") + "\(name) \(version) by \(vendor) (spec \(spec))")
+            lines.append(label("Capabilities:") + capabilities.joined(separator: ", "))
+            if !capabilities.contains("persistence") {
+                lines.append(indent + "no 'persistence': a reached goal may vanish from screen after its timeout")
+            }
+        case .unreachable(_, _, let message, let services):
+            lines.append(label("Notification server:") + "none reachable: \(message)")
+            for service in services { lines.append(indent + "\(service.name) is started by D-Bus from \(service.file)") }
+            lines.append(indent + "milestones are still recorded; see 'w8 milestones'")
+        }
+        for file in d.files {
+            let name = label(file.role.replacingOccurrences(of: "_", with: " ").capitalized + ":") + " "
+            guard let mode = file.mode else {
+                lines.append("\(name)\(file.path) (not created yet)")
+                continue
+            }
+            var text = "\(name)\(file.path) (mode \(String(mode, radix: 8)))"
+            if file.expected != nil, mode & 0o077 != 0 { text += " WARNING: readable by others" }
+            lines.append(text)
+        }
+        if let problem = d.configProblem { lines.append(label("Config:") + "INVALID: \(problem)") }
+        for unit in d.units {
+            let name = label("Unit \(unit.name): ") + " "
+            lines.append(name + (unit.path.map { "\($0), \(unit.enabled ? "enabled" : "not enabled")" } ?? "not installed"))
+        }
+        return lines
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+import W8App
+import W8Core
+import W8TestSupport
+
+/// The doctor's findings, on a home directory of its own with a server status given.
+@Suite struct DoctorTests {
+    let directory: TestDirectory
+    let paths: Paths
+
+    init() throws {
+        directory = try TestDirectory()
+        paths = Paths(xdg: XDGDirectories(environment: ["HOME": directory.path], accountHome: "/nowhere"))
+    }
+
+    func doctor(_ server: ServerStatus, settings: @escaping @Sendable () throws -> Settings = { Settings() }) -> Doctor {
+        var doctor = Doctor(paths: paths, sessionBus: "unix:path=/run/bus", checkServer: { server }, loadSettings: settings)
+        doctor.systemUnitDirectories = [directory.appending("etc"), directory.appending("lib")]
+        return doctor
+    }
+
+    @Test("Files: not created yet, then private, then a world-readable database is flagged")
+    func files() throws {
+        defer { directory.remove() }
+        let present = Presenter(unit: .lb, dates: DateFormatting(timeZone: TimeZone(identifier: "UTC")!))
+        let none = doctor(.reachable(name: "dunst", vendor: "knopwob", version: "1.9.0", specVersion: "1.2", capabilities: []))
+        #expect(none.diagnose().files.allSatisfy { $0.mode == nil })
+
+        try FileManager.default.createDirectory(
+            atPath: paths.dataDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        FileManager.default.createFile(atPath: paths.database, contents: nil, attributes: [.posixPermissions: 0o644])
+        let found = none.diagnose()
+
+        #expect(found.files.map(\.isPrivate) == [true, false, nil])
+        #expect(present.doctor(found, json: false).contains { $0.hasSuffix("(mode 644) WARNING: readable by others") })
+        #expect(present.doctor(found, json: false)[1] == "Notification server:         dunst 1.9.0 by knopwob (spec 1.2)")
+    }
+
+    @Test("A server that failed to start is named, with the file that starts it; JSON says failed_to_start")
+    func failedToStart() throws {
+        defer { directory.remove() }
+        let status = ServerStatus.unreachable(
+            status: "failed_to_start", name: "dunst", message: "the notification server (dunst) failed to start",
+            services: [(name: "dunst", file: "/usr/share/dbus-1/services/org.knopwob.dunst.service")])
+        let present = Presenter(unit: .lb, dates: DateFormatting(timeZone: TimeZone(identifier: "UTC")!))
+        let diagnosis = doctor(status).diagnose()
+        let text = present.doctor(diagnosis, json: false)
+        #expect(text.contains { $0.contains("none reachable: the notification server (dunst) failed to start") })
+        #expect(text.contains { $0.hasSuffix("dunst is started by D-Bus from /usr/share/dbus-1/services/org.knopwob.dunst.service") })
+        let json = present.doctor(diagnosis, json: true).joined()
+        #expect(json.contains("\"status\": \"failed_to_start\""))
+        #expect(json.contains("\"name\": \"dunst\""))
+    }
+
+    @Test("A config file that cannot be read is reported INVALID with its reason")
+    func invalidConfig() {
+        defer { directory.remove() }
+        struct Broken: Error, LocalizedError { var errorDescription: String? { "config.toml: line 3: expected '='" } }
+        let diagnosis = doctor(.unreachable(status: "not_installed", name: nil, message: "x", services: []), settings: {
+            throw Broken()
+        }).diagnose()
+        #expect(diagnosis.configProblem == "config.toml: line 3: expected '='")
+    }
+
+    @Test("Units: found in the user's directory, enabled by a wants link; otherwise not installed")
+    func units() throws {
+        defer { directory.remove() }
+        let status = ServerStatus.unreachable(status: "not_installed", name: nil, message: "x", services: [])
+        #expect(doctor(status).diagnose().units.allSatisfy { $0.path == nil && !$0.enabled })
+
+        let user = paths.systemdUserDirectory
+        try FileManager.default.createDirectory(atPath: user + "/default.target.wants", withIntermediateDirectories: true)
+        try "[Unit]\n".write(toFile: user + "/w8trackr.service", atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(
+            atPath: user + "/default.target.wants/w8trackr.service", withDestinationPath: user + "/w8trackr.service")
+        try FileManager.default.createDirectory(atPath: directory.appending("lib"), withIntermediateDirectories: true)
+        try "[Unit]\n".write(toFile: directory.appending("lib/w8trackr-summary.timer"), atomically: true, encoding: .utf8)
+
+        let units = doctor(status).diagnose().units
+        #expect(units.map(\.path) == [user + "/w8trackr.service", directory.appending("lib/w8trackr-summary.timer")])
+        #expect(units.map(\.enabled) == [true, false])
+    }
+}

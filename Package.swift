@@ -39,12 +39,14 @@ let package = Package(
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         // The weight chart as a PNG or SVG file, drawn with cairo.
         .target(name: "W8Chart", dependencies: ["W8Core", "CCairo", "W8System"]),
-        // The command line: parse, one call into W8App, print. Its Runtime is the composition root, the only place
-        // that reads the clock, the time zone and the environment.
+        // The command line: parse, one call into W8App through the Runtime, print.
+        // The composition root, as isowords' ServerBootstrap: builds the store, the sink, the chart drawer and
+        // the workflows once; the only place that reads the clock, the time zone and the environment.
+        .target(name: "W8Runtime", dependencies: ["W8Core", "W8Store", "W8App", "W8Libnotify", "W8Scheduler", "W8Chart"]),
         .executableTarget(
             name: "w8",
             dependencies: [
-                "W8Core", "W8Store", "W8App", "W8Libnotify", "W8Scheduler", "W8Chart",
+                "W8Core", "W8Store", "W8App", "W8Libnotify", "W8Scheduler", "W8Chart", "W8Runtime",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import W8App
+import W8Runtime
 import W8Core
 
 /// The options every intake command that logs takes.

@@ -1,12 +1,8 @@
 import ArgumentParser
 import Foundation
 import W8App
+import W8Runtime
 import W8Core
-import W8Scheduler
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 extension W8 {
     struct Summary: ParsableCommand {
@@ -79,29 +75,7 @@ extension W8 {
                 """)
 
         func run() throws {
-            let signals = [SIGTERM, SIGINT]
-            try WallClockWaiter.blockSignals(signals)
-            let runtime = Runtime()
-            let database = try runtime.database()
-            _ = try runtime.settings()
-            let waiter = try WallClockWaiter(watching: [runtime.paths.configFile, "/etc/localtime"], signals: signals)
-            let config = runtime.config
-            let sink = runtime.sink()
-            let scheduler = Scheduler(
-                runner: { settings, calendar in
-                    runtime.eventRunner(database: database, sink: sink, settings: settings, calendar: calendar)
-                },
-                waiter: waiter, loadSettings: { try config.load() }, clock: Runtime.clock,
-                calendar: { Runtime.localCalendar(rereadZone: true) },
-                log: { line in FileHandle.standardError.write(Data("w8 daemon: \(line)\n".utf8)) })
-            let done = DispatchSemaphore(value: 0)
-            let thread = Thread {
-                scheduler.run()
-                done.signal()
-            }
-            thread.name = "w8-scheduler"
-            thread.start()
-            done.wait()
+            try Runtime.runDaemon { line in FileHandle.standardError.write(Data("w8 daemon: \(line)\n".utf8)) }
         }
     }
 }

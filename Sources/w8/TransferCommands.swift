@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 import W8App
+import W8Runtime
 import W8Core
-import W8Store
 
 extension ExportFormat: ExpressibleByArgument {}
 extension ImportFormatChoice: ExpressibleByArgument {}
@@ -116,11 +116,7 @@ extension W8 {
             let options = ImportOptions(
                 unit: unit, preferredUnit: settings.unit, datePattern: try dateFormat.map(DatePattern.init),
                 now: runtime.now, calendar: runtime.calendar)
-            // A dry run with no database yet creates none: it runs against one in memory.
-            let database =
-                dryRun && !FileManager.default.fileExists(atPath: runtime.paths.database)
-                ? try AppDatabase.inMemory() : try runtime.database()
-            let importer = Importer(tracker: runtime.tracker(settings: settings, database: database), config: runtime.config)
+            let importer = try runtime.importer(settings: settings, dryRun: dryRun)
             let summary = try importer.run(
                 input, format: format, options: options, dryRun: dryRun, skipInvalid: skipInvalid,
                 problem: { FileHandle.standardError.write(Data("w8: \($0)\n".utf8)) })

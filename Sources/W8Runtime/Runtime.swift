@@ -9,13 +9,13 @@ import W8Store
 /// Everything a command needs from the outside world, built once: the composition root.
 ///
 /// This is the only place that reads the clock, the time zone and the environment.
-struct Runtime {
-    let environment: [String: String]
-    let paths: Paths
-    let now: Date
-    let calendar: Calendar
+public struct Runtime: Sendable {
+    public let environment: [String: String]
+    public let paths: Paths
+    public let now: Date
+    public let calendar: Calendar
 
-    init() {
+    public init() {
         environment = ProcessInfo.processInfo.environment
         paths = Paths(environment: environment)
         now = Runtime.clock()
@@ -23,14 +23,14 @@ struct Runtime {
     }
 
     /// The installer of the systemd user units running `executable`, in `$XDG_CONFIG_HOME/systemd/user`.
-    func systemdInstaller(executable: String) -> SystemdInstaller {
+    public func systemdInstaller(executable: String) -> SystemdInstaller {
         SystemdInstaller(
             directory: paths.systemdUserDirectory, executable: executable,
             systemctl: Systemctl(environment: environment))
     }
 
     /// The doctor, asking libnotify about the notification server.
-    func doctor() -> Doctor {
+    public func doctor() -> Doctor {
         let serviceDirectories = serviceDirectories
         let config = config
         return Doctor(
@@ -50,7 +50,7 @@ struct Runtime {
     }
 
     /// How the doctor names a libnotify failure.
-    static func serverStatus(_ error: LibnotifyError) -> ServerStatus {
+    public static func serverStatus(_ error: LibnotifyError) -> ServerStatus {
         var name: String?
         var services: [(name: String, file: String)] = []
         let status: String
@@ -67,12 +67,20 @@ struct Runtime {
         return .unreachable(status: status, name: name, message: error.localizedDescription, services: services)
     }
 
+    /// The importer; a dry run with no database yet creates none: it runs against one in memory.
+    public func importer(settings: Settings, dryRun: Bool) throws -> Importer {
+        let database =
+            dryRun && !FileManager.default.fileExists(atPath: paths.database)
+            ? try AppDatabase.inMemory() : try database()
+        return Importer(tracker: tracker(settings: settings, database: database), config: config)
+    }
+
     /// The wall clock.
-    static let clock: @Sendable () -> Date = { Date() }
+    public static let clock: @Sendable () -> Date = { Date() }
 
     /// The person's calendar: Gregorian, in the system's time zone. `rereadZone` reads `/etc/localtime` again, for
     /// the daemon after the zone changed; a `TZ` in the environment pins the zone and is never re-read.
-    static func localCalendar(rereadZone: Bool = false) -> Calendar {
+    public static func localCalendar(rereadZone: Bool = false) -> Calendar {
         if rereadZone, ProcessInfo.processInfo.environment["TZ"] == nil { NSTimeZone.resetSystemTimeZone() }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone.current
@@ -80,56 +88,56 @@ struct Runtime {
         return calendar
     }
 
-    var config: ConfigFile { ConfigFile(path: paths.configFile) }
+    public var config: ConfigFile { ConfigFile(path: paths.configFile) }
 
-    func settings() throws -> Settings { try config.load() }
+    public func settings() throws -> Settings { try config.load() }
 
-    func database() throws -> AppDatabase { try AppDatabase.open(at: paths.database) }
+    public func database() throws -> AppDatabase { try AppDatabase.open(at: paths.database) }
 
-    var dates: DateFormatting { DateFormatting(timeZone: calendar.timeZone) }
+    public var dates: DateFormatting { DateFormatting(timeZone: calendar.timeZone) }
 
     /// Formats for the terminal and JSON, in the preferred unit and the local time zone.
-    func presenter(_ settings: Settings) -> Presenter { Presenter(unit: settings.unit, dates: dates) }
+    public func presenter(_ settings: Settings) -> Presenter { Presenter(unit: settings.unit, dates: dates) }
 
-    func parseDate(_ text: String?) throws -> Date {
+    public func parseDate(_ text: String?) throws -> Date {
         guard let text else { return now }
         return try DateInput.parse(text, now: now, calendar: calendar)
     }
 
     /// libnotify, with a deadline well inside the 3 s that `w8 add` may take against a hung server.
-    func sink() -> any NotificationSink {
+    public func sink() -> any NotificationSink {
         LibnotifyNotificationSink(
             deadline: 2.0, dataDirectories: dataDirectories, serviceDirectories: serviceDirectories)
     }
 
     /// `$XDG_DATA_HOME`, then `$XDG_DATA_DIRS`: where the icon and the session's D-Bus services are installed.
-    var dataDirectories: [String] { paths.xdg.dataSearchPath }
+    public var dataDirectories: [String] { paths.xdg.dataSearchPath }
 
     /// Where the session bus reads the notification servers it may start.
-    var serviceDirectories: [String] { paths.xdg.sessionServiceDirectories }
+    public var serviceDirectories: [String] { paths.xdg.sessionServiceDirectories }
 
-    func tracker(settings: Settings) throws -> Tracker {
+    public func tracker(settings: Settings) throws -> Tracker {
         try tracker(settings: settings, database: database())
     }
 
-    func tracker(settings: Settings, database: AppDatabase) -> Tracker {
+    public func tracker(settings: Settings, database: AppDatabase) -> Tracker {
         Tracker(
             database: database, sink: sink(), context: EvaluationContext(now: now, calendar: calendar, settings: settings),
             statusBar: WaybarRefresh(offset: settings.widgetSignal))
     }
 
-    func intakeLog(_ settings: Settings) throws -> IntakeLog {
+    public func intakeLog(_ settings: Settings) throws -> IntakeLog {
         IntakeLog(
             database: try database(), sink: sink(), settings: settings, now: now, calendar: calendar,
             statusBar: WaybarRefresh(offset: settings.widgetSignal))
     }
 
-    func eventRunner() throws -> EventRunner {
+    public func eventRunner() throws -> EventRunner {
         eventRunner(database: try database(), sink: sink(), settings: try settings(), calendar: calendar)
     }
 
     /// The runner of scheduled events, its summary carrying the sparkline image.
-    func eventRunner(database: AppDatabase, sink: any NotificationSink, settings: Settings, calendar: Calendar)
+    public func eventRunner(database: AppDatabase, sink: any NotificationSink, settings: Settings, calendar: Calendar)
         -> EventRunner
     {
         EventRunner(
@@ -138,7 +146,7 @@ struct Runtime {
     }
 
     /// The trend's days of the last `days` days; the trend itself is computed over the whole last year.
-    func trendPoints(unit: WeightUnit, database: AppDatabase, days: Int) throws -> [TrendPoint] {
+    public func trendPoints(unit: WeightUnit, database: AppDatabase, days: Int) throws -> [TrendPoint] {
         let trend = try database.trend(unit: unit, goal: nil, now: now, calendar: calendar)
         let start = now.addingTimeInterval(-Double(days) * 86400)
         return trend.points.filter { $0.date >= start }
@@ -148,7 +156,7 @@ struct Runtime {
     /// `$XDG_CACHE_HOME/w8trackr/summary-chart.png` for the notification server to read (servers draw it at
     /// 48–128 px, so it has no text); nil without weigh-ins or when it cannot be written (the summary goes out
     /// without it). The full chart is `w8 chart --output`.
-    static func summaryChart(_ summary: WeeklySummary, paths: Paths, calendar: Calendar) -> String? {
+    public static func summaryChart(_ summary: WeeklySummary, paths: Paths, calendar: Calendar) -> String? {
         let start = summary.weekEnd.addingTimeInterval(-30 * 86400)
         guard let points = summary.trendAnalysis?.points.filter({ $0.date >= start }), !points.isEmpty else {
             return nil

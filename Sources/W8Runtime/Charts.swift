@@ -1,0 +1,33 @@
+import Foundation
+import W8App
+import W8Chart
+import W8Core
+
+extension Runtime {
+    /// Whether `path` names a chart image w8 can write (`.png` or `.svg`).
+    public static func isChartImagePath(_ path: String) -> Bool { ChartImageFormat(path: path) != nil }
+
+    /// `w8 chart`: the last `days` days of weights, trend and goal, as an image at `output` (nil: the terminal
+    /// chart, returned). Sizes default to the terminal's width and 16 lines, or 800×400 pixels.
+    public func chart(days: Int, output: String?, width: Int?, height: Int?) throws -> String {
+        let settings = try settings()
+        let database = try database()
+        let goal = try database.snapshot(unit: settings.unit).goal?.weight.value(in: settings.unit)
+        let points = try trendPoints(unit: settings.unit, database: database, days: days)
+        if let output, let format = ChartImageFormat(path: output) {
+            let image = ChartImage(
+                points: points, goal: goal, unit: settings.unit, timeZone: calendar.timeZone,
+                width: width ?? 800, height: height ?? 400, title: "W8Trackr: the last \(days) days")
+            do {
+                try image.write(to: output, format: format)
+            } catch {
+                throw AppError.cannotWrite(String(describing: error))
+            }
+            return "Wrote \(output).\n"
+        }
+        return TerminalChart(
+            points: points, goal: goal, unit: settings.unit, width: width ?? Terminal.columns(environment),
+            height: height ?? 16, color: Terminal.wantsColor(environment), calendar: calendar
+        ).render()
+    }
+}

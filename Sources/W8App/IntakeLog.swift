@@ -50,6 +50,29 @@ public struct IntakeLog: Sendable {
         return try log(IntakeEvent(kind: kind, date: date, calories: counted, note: note))
     }
 
+    /// `w8 drink` as typed: the amount (`250`, `0.5l`, `cup`…), the calories, the date and the note, each checked
+    /// before anything is written.
+    public func drink(
+        _ amount: String, beverage: Bool, calories: String?, date: String?, note: String?
+    ) throws -> IntakeOutcome {
+        let millilitres = try IntakeInput.drink(amount, settings: settings.intake)
+        let kcal = try calories.map(IntakeInput.calories) ?? 0
+        return try drink(
+            millilitres, beverage: beverage, calories: kcal, at: try parseDate(date), note: try WeightInput.note(note))
+    }
+
+    /// `w8 eat` as typed: `meal` or `snack`, the calories, the date and the note.
+    public func eat(_ what: String, calories: String?, date: String?, note: String?) throws -> IntakeOutcome {
+        let kind = try IntakeInput.food(what)
+        let kcal = try calories.map(IntakeInput.calories)
+        return try eat(kind, calories: kcal, at: try parseDate(date), note: try WeightInput.note(note))
+    }
+
+    /// A typed date, or now.
+    func parseDate(_ text: String?) throws -> Date {
+        try text.map { try DateInput.parse($0, now: now, calendar: calendar) } ?? now
+    }
+
     /// Removes one event; the day's totals are those after it.
     public func remove(id: Int64) throws -> IntakeOutcome {
         let event = try database.removeIntake(id: id)

@@ -34,6 +34,14 @@ public enum SystemdError: ReportableError, Equatable {
     }
 }
 
+extension SystemdUnit {
+    /// `w8 systemd print`: one unit's text, or all of them, each after a `==> name <==` line.
+    public static func printed(_ unit: SystemdUnit?, executable: String) -> String {
+        if let unit { return unit.text(executable: executable) }
+        return allCases.map { "==> \($0.fileName) <==\n" + $0.text(executable: executable) }.joined(separator: "\n")
+    }
+}
+
 /// `systemctl --user`: the real one, or a stand-in in tests.
 public protocol SystemctlRunning: Sendable {
     /// Runs `systemctl --user arguments`; nil on success, else one line saying what went wrong.

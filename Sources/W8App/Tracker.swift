@@ -80,6 +80,15 @@ public struct Tracker: Sendable {
         return (goal, newJourney, deliver(change))
     }
 
+    /// The progress and the trend now, for `w8 status`.
+    public func status() throws -> (ProgressSnapshot, TrendAnalysis) {
+        let unit = context.settings.unit
+        let snapshot = try database.snapshot(unit: unit)
+        let trend = try database.trend(
+            unit: unit, goal: snapshot.goal?.weight, now: context.now, calendar: context.calendar)
+        return (snapshot, trend)
+    }
+
     /// Removes the goal; false when none was set.
     public func clearGoal() throws -> Bool {
         let removed = try database.clearGoal()

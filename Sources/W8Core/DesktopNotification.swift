@@ -70,6 +70,17 @@ public struct DesktopNotification: Sendable, Equatable {
 }
 
 /// Something that can show notifications to the person: libnotify on a desktop, memory in tests.
+extension DesktopNotification {
+    /// What `w8 notify-test` posts, in the category whose name ends with `category` (milestone, summary, reminder).
+    public static func sample(_ category: String) -> DesktopNotification {
+        DesktopNotification(
+            key: "test", title: "W8Trackr is set up",
+            body: "Milestones, summaries and reminders will appear like this. Keep it up!",
+            urgency: category == "reminder" ? .low : .normal,
+            category: NotificationCategory.allCases.first { $0.rawValue.hasSuffix(category) } ?? .milestone)
+    }
+}
+
 public protocol NotificationSink: Sendable {
     /// Shows `notification` and returns the server's id for it, to replace or close it later.
     func post(_ notification: DesktopNotification) throws -> UInt32

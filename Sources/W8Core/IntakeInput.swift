@@ -2,6 +2,13 @@ import Foundation
 
 /// Reads what people type for `w8 drink` and `w8 eat`, and refuses anything else with the value named.
 public enum IntakeInput {
+    /// `w8 drink --help`: the amount forms.
+    public static let drinkHelp = """
+        AMOUNT is 250, 250ml, 0.5l, 12oz (US fluid ounces), cup, bottle or 2cups (intake.cup_ml and \
+        intake.bottle_ml); one drink is at most 5 l. Reaching intake.water_goal_ml posts "Water goal \
+        reached" once a day. Examples: w8 drink · w8 drink bottle · w8 drink 330ml --beverage --calories 140
+        """
+
     /// Millilitres from `250`, `250ml`, `0.5l`, `0,5 l`, `12oz`, `cup`, `bottle`, `2cups` or `1.5 bottles`, with the
     /// cup and bottle sizes of `settings`. One drink is more than 0 and at most 5 litres.
     public static func drink(_ text: String, settings: IntakeSettings) throws -> Int {

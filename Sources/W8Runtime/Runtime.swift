@@ -75,6 +75,27 @@ public struct Runtime: Sendable {
         return Importer(tracker: tracker(settings: settings, database: database), config: config)
     }
 
+    /// The status-bar glance now: the latest weight, the week's direction and the progress.
+    public func widgetEntry(_ settings: Settings) throws -> WidgetEntry {
+        let database = try database()
+        let (entries, before) = try database.week(from: now.addingTimeInterval(-WeeklySummary.window), to: now)
+        return WidgetEntry(
+            now: now, snapshot: try database.snapshot(unit: settings.unit),
+            week: WeeklySummary(unit: settings.unit, now: now, entries: entries, before: before, progress: nil))
+    }
+
+    /// A runtime and the settings it reads from config.toml: what nearly every command starts with.
+    public static func loaded() throws -> (Runtime, Settings) {
+        let runtime = Runtime()
+        return (runtime, try runtime.settings())
+    }
+
+    /// The exporter of the store, recording `version` in backups.
+    public func exporter(_ settings: Settings, version: String) throws -> Exporter {
+        Exporter(
+            database: try database(), settings: settings, dates: dates, calendar: calendar, now: now, w8Version: version)
+    }
+
     /// The wall clock.
     public static let clock: @Sendable () -> Date = { Date() }
 

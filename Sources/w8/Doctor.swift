@@ -31,14 +31,8 @@ extension W8 {
         }
 
         func run() throws {
-            let runtime = Runtime()
-            let sample = DesktopNotification(
-                key: "test", title: "W8Trackr is set up",
-                body: "Milestones, summaries and reminders will appear like this. Keep it up!",
-                urgency: category == .reminder ? .low : .normal,
-                category: NotificationCategory.allCases.first { $0.rawValue.hasSuffix(category.rawValue) }!)
             do {
-                let id = try runtime.sink().post(sample)
+                let id = try Runtime().sink().post(.sample(category.rawValue))
                 print("Posted a \(category.rawValue) notification (server id \(id)).")
             } catch {
                 FileHandle.standardError.write(Data("w8: notification not shown: \(error.localizedDescription)\n".utf8))

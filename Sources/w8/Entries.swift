@@ -28,14 +28,10 @@ extension W8 {
         @OptionGroup var output: OutputOptions
 
         func run() throws {
-            let runtime = Runtime()
-            let settings = try runtime.settings()
-            let entry = WeightEntry(
-                weight: try WeightInput.weight(weight, unit: unit, defaultUnit: settings.unit),
-                date: try runtime.parseDate(date),
-                note: try WeightInput.note(note),
-                bodyFatPercent: try bodyFat.map(WeightInput.bodyFat))
-            let outcome = try runtime.tracker(settings: settings).add(entry)
+            let (runtime, settings) = try Runtime.loaded()
+            let input = EntryInput(weight: weight, unit: unit, date: date, note: note, bodyFat: bodyFat)
+            let outcome = try runtime.tracker(settings: settings).add(
+                try input.entry(defaultUnit: settings.unit, now: runtime.now, calendar: runtime.calendar))
             report(outcome, verb: "Logged", runtime: runtime, settings: settings, json: output.json)
         }
     }
@@ -73,18 +69,10 @@ extension W8 {
         }
 
         func run() throws {
-            let runtime = Runtime()
-            let settings = try runtime.settings()
-            let newWeight = try weight.map { try WeightInput.weight($0, unit: unit, defaultUnit: settings.unit) }
-            let newDate = try date.map { try runtime.parseDate($0) }
-            let newNote = try note.map { try WeightInput.note($0) }
-            let newBodyFat = try bodyFat.map { $0.isEmpty ? nil : try WeightInput.bodyFat($0) }
-            let outcome = try runtime.tracker(settings: settings).edit(id: id) { entry in
-                if let newWeight { entry.weight = newWeight }
-                if let newDate { entry.date = newDate }
-                if let newNote { entry.note = newNote }
-                if let newBodyFat { entry.bodyFatPercent = newBodyFat }
-            }
+            let (runtime, settings) = try Runtime.loaded()
+            let input = EntryInput(weight: weight, unit: unit, date: date, note: note, bodyFat: bodyFat)
+            let outcome = try runtime.tracker(settings: settings).edit(
+                id: id, try input.changes(defaultUnit: settings.unit, now: runtime.now, calendar: runtime.calendar))
             report(outcome, verb: "Updated", runtime: runtime, settings: settings, json: output.json)
         }
     }
@@ -100,8 +88,7 @@ extension W8 {
         @OptionGroup var output: OutputOptions
 
         func run() throws {
-            let runtime = Runtime()
-            let settings = try runtime.settings()
+            let (runtime, settings) = try Runtime.loaded()
             let outcome = try runtime.tracker(settings: settings).remove(id: id)
             report(outcome, verb: "Removed", runtime: runtime, settings: settings, json: output.json)
         }
@@ -121,8 +108,7 @@ extension W8 {
         }
 
         func run() throws {
-            let runtime = Runtime()
-            let settings = try runtime.settings()
+            let (runtime, settings) = try Runtime.loaded()
             let entries = try runtime.database().entries(limit: limit)
             show(runtime.presenter(settings).log(entries, json: output.json))
         }

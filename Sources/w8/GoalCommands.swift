@@ -36,8 +36,7 @@ extension W8 {
         }
 
         func run() throws {
-            let runtime = Runtime()
-            let settings = try runtime.settings()
+            let (runtime, settings) = try Runtime.loaded()
             let present = runtime.presenter(settings)
             if clear {
                 let removed = try runtime.tracker(settings: settings).clearGoal()
@@ -62,12 +61,8 @@ extension W8 {
         @OptionGroup var output: OutputOptions
 
         func run() throws {
-            let runtime = Runtime()
-            let settings = try runtime.settings()
-            let database = try runtime.database()
-            let snapshot = try database.snapshot(unit: settings.unit)
-            let trend = try database.trend(
-                unit: settings.unit, goal: snapshot.goal?.weight, now: runtime.now, calendar: runtime.calendar)
+            let (runtime, settings) = try Runtime.loaded()
+            let (snapshot, trend) = try runtime.tracker(settings: settings).status()
             show(runtime.presenter(settings).status(snapshot, trend: trend, json: output.json))
         }
     }
@@ -79,8 +74,7 @@ extension W8 {
         @OptionGroup var output: OutputOptions
 
         func run() throws {
-            let runtime = Runtime()
-            let settings = try runtime.settings()
+            let (runtime, settings) = try Runtime.loaded()
             show(runtime.presenter(settings).milestones(try runtime.database().achievements(), json: output.json))
         }
     }
@@ -103,36 +97,23 @@ extension W8 {
             let runtime = Runtime()
             guard let key else {
                 let settings = try runtime.settings()
-                if output.json {
-                    return emit(.object(SettingKey.allCases.map { ($0.rawValue, JSON.setting($0.value(in: settings))) }))
-                }
-                for key in SettingKey.allCases { print("\(key.rawValue) = \(key.value(in: settings))") }
-                return
+                return show(runtime.presenter(settings).config(settings, json: output.json))
             }
-            guard case .known(let setting) = key else { throw W8CoreError.unknownSetting(key.text) }
+            guard case .known(let setting) = key else { throw W8CoreError.unknownSetting("\(key)") }
             let settings = try value.map { try runtime.config.set(setting, to: $0) } ?? runtime.settings()
-            if output.json { return emit(.object([(setting.rawValue, JSON.setting(setting.value(in: settings)))])) }
-            print(setting.value(in: settings))
+            show(runtime.presenter(settings).config(settings, keys: [setting], json: output.json))
         }
     }
 }
 
 /// The key of `w8 config`: one of the settings (completed by the shells), or a word that is not one, refused with
 /// the word named (exit 65) rather than as a usage error.
-enum ConfigKey: ExpressibleByArgument {
-    case known(SettingKey)
-    case unknown(String)
+enum ConfigKey: ExpressibleByArgument, CustomStringConvertible {
+    case known(SettingKey), unknown(String)
 
-    init(argument: String) {
-        self = SettingKey(rawValue: argument).map(ConfigKey.known) ?? .unknown(argument)
-    }
+    init(argument: String) { self = SettingKey(rawValue: argument).map(ConfigKey.known) ?? .unknown(argument) }
 
-    var text: String {
-        switch self {
-        case .known(let key): key.rawValue
-        case .unknown(let text): text
-        }
-    }
+    var description: String { if case .unknown(let text) = self { text } else { "" } }
 
     static var allValueStrings: [String] { SettingKey.allCases.map(\.rawValue) }
 

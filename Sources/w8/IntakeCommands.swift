@@ -22,11 +22,7 @@ extension W8 {
     struct Drink: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Log a drink: water, or with --beverage another drink. Prints the day's water against the goal.",
-            discussion: """
-                AMOUNT is 250, 250ml, 0.5l, 12oz (US fluid ounces), cup, bottle or 2cups (intake.cup_ml and \
-                intake.bottle_ml); one drink is at most 5 l. Reaching intake.water_goal_ml posts "Water goal \
-                reached" once a day. Examples: w8 drink · w8 drink bottle · w8 drink 330ml --beverage --calories 140
-                """)
+            discussion: IntakeInput.drinkHelp)
 
         @Argument(help: "How much; one cup if left out.")
         var amount: String = "cup"
@@ -37,13 +33,9 @@ extension W8 {
         @OptionGroup var options: IntakeOptions
 
         func run() throws {
-            let runtime = Runtime()
-            let settings = try runtime.settings()
-            let millilitres = try IntakeInput.drink(amount, settings: settings.intake)
-            let calories = try options.calories.map(IntakeInput.calories) ?? 0
+            let (runtime, settings) = try Runtime.loaded()
             let outcome = try runtime.intakeLog(settings).drink(
-                millilitres, beverage: beverage, calories: calories, at: try runtime.parseDate(options.date),
-                note: try WeightInput.note(options.note))
+                amount, beverage: beverage, calories: options.calories, date: options.date, note: options.note)
             if let warning = outcome.warning { warn(warning) }
             show(runtime.presenter(settings).intakeChange(outcome, verb: "Logged", json: options.output.json))
         }
@@ -63,12 +55,9 @@ extension W8 {
         @OptionGroup var options: IntakeOptions
 
         func run() throws {
-            let runtime = Runtime()
-            let settings = try runtime.settings()
-            let kind = try IntakeInput.food(what)
-            let calories = try options.calories.map(IntakeInput.calories)
+            let (runtime, settings) = try Runtime.loaded()
             let outcome = try runtime.intakeLog(settings).eat(
-                kind, calories: calories, at: try runtime.parseDate(options.date), note: try WeightInput.note(options.note))
+                what, calories: options.calories, date: options.date, note: options.note)
             show(runtime.presenter(settings).intakeChange(outcome, verb: "Logged", json: options.output.json))
         }
     }
@@ -84,8 +73,7 @@ extension W8 {
         @OptionGroup var output: OutputOptions
 
         func run() throws {
-            let runtime = Runtime()
-            let settings = try runtime.settings()
+            let (runtime, settings) = try Runtime.loaded()
             let day = try runtime.intakeLog(settings).day(containing: try runtime.parseDate(date))
             show(runtime.presenter(settings).today(day, json: output.json))
         }
@@ -93,15 +81,8 @@ extension W8 {
 
     struct Intake: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "List the drinks, meals and snacks you logged, or remove one.",
-            discussion: "Examples: w8 intake · w8 intake --days 7 --json · w8 intake rm 12",
-            subcommands: [List.self, Remove.self], defaultSubcommand: List.self)
-    }
-}
-
-extension W8.Intake {
-    struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the events, newest first, with ids.")
+            abstract: "List the drinks, meals and snacks you logged, newest first with ids; 'rm ID' removes one.",
+            discussion: "Examples: w8 intake · w8 intake --days 7 --json · w8 intake rm 12", subcommands: [Remove.self])
 
         @Option(help: "How many days back, today included: 1 or more.")
         var days = 1
@@ -113,13 +94,14 @@ extension W8.Intake {
         }
 
         func run() throws {
-            let runtime = Runtime()
-            let settings = try runtime.settings()
+            let (runtime, settings) = try Runtime.loaded()
             let events = try runtime.intakeLog(settings).events(days: days)
             show(runtime.presenter(settings).intake(events, unit: settings.intake.volumeUnit, json: output.json))
         }
     }
+}
 
+extension W8.Intake {
     struct Remove: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "rm", abstract: "Remove a logged drink, meal or snack.", discussion: "Example: w8 intake rm 12")
@@ -130,8 +112,7 @@ extension W8.Intake {
         @OptionGroup var output: OutputOptions
 
         func run() throws {
-            let runtime = Runtime()
-            let settings = try runtime.settings()
+            let (runtime, settings) = try Runtime.loaded()
             let outcome = try runtime.intakeLog(settings).remove(id: id)
             show(runtime.presenter(settings).intakeChange(outcome, verb: "Removed", json: output.json))
         }

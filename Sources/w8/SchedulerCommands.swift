@@ -31,21 +31,9 @@ extension W8 {
             let runtime = Runtime()
             let runner = try runtime.eventRunner()
             if send {
-                let (label, outcome): (String, FireOutcome?)
-                if ifDue {
-                    let result = try runner.sendSummaryIfDue(at: runtime.now)
-                    (label, outcome) = (result?.0.key ?? "summary", result?.1)
-                } else {
-                    (label, outcome) = ("summary", try runner.sendSummary(at: runtime.now))
-                }
-                if output.json {
-                    return emit(.object([("occurrence", .string(label)), ("outcome", .string(outcome?.description ?? "not due"))]))
-                }
-                guard let outcome else {
-                    return print(runner.settings.summary.enabled ? "Summary not due." : "Summary is disabled (summary.enabled).")
-                }
-                if case .failed(let why) = outcome { warn("summary not shown (\(why))") }
-                return print("\(label): \(outcome)")
+                let (label, outcome) = try runner.sendSummary(at: runtime.now, ifDue: ifDue)
+                if !output.json, case .failed(let why)? = outcome { warn("summary not shown (\(why))") }
+                return show(runtime.presenter(runner.settings).summarySent(label, outcome, settings: runner.settings, json: output.json))
             }
             show(runtime.presenter(runner.settings).summary(try runner.summary(at: runtime.now), json: output.json))
         }
@@ -58,8 +46,7 @@ extension W8 {
         @OptionGroup var output: OutputOptions
 
         func run() throws {
-            let runtime = Runtime()
-            let settings = try runtime.settings()
+            let (runtime, settings) = try Runtime.loaded()
             let schedule = W8Core.Schedule(settings: settings, calendar: runtime.calendar)
             show(runtime.presenter(settings).schedule(schedule.upcoming(after: runtime.now), json: output.json))
         }

@@ -63,10 +63,7 @@ extension W8.Systemd {
         }
 
         func run() throws {
-            let executable = try executable ?? SystemdInstaller.runningExecutable()
-            if let unit { return print(unit.text(executable: executable), terminator: "") }
-            let texts = SystemdUnit.allCases.map { "==> \($0.fileName) <==\n" + $0.text(executable: executable) }
-            print(texts.joined(separator: "\n"), terminator: "")
+            print(SystemdUnit.printed(unit, executable: try executable ?? SystemdInstaller.runningExecutable()), terminator: "")
         }
     }
 }

@@ -11,13 +11,7 @@ extension W8 {
     struct Export: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Write every entry as CSV, or everything as a JSON backup.",
-            discussion: """
-                CSV: a header line, then one entry a line, oldest first: id,date,weight,unit,note,body_fat_percent \
-                (dates ISO 8601 with offset, weights as entered with a decimal point, RFC 4180 quoting). \
-                --with-trend adds trend_weight,trend_unit. JSON also holds the goal, the milestone achievements and \
-                the settings: 'w8 import --format w8-json' restores it.
-                Examples: w8 export > weights.csv · w8 export --format json --output ~/w8-backup.json
-                """)
+            discussion: Exporter.help)
 
         @Option(help: "csv or json (the full backup).")
         var format: ExportFormat = .csv
@@ -39,17 +33,9 @@ extension W8 {
         }
 
         func run() throws {
-            let runtime = Runtime()
-            let settings = try runtime.settings()
+            let (runtime, settings) = try Runtime.loaded()
             let out = try output.map { try TextOutput.replacing($0) } ?? TextOutput.standardOutput()
-            let exporter = Exporter(
-                database: try runtime.database(), settings: settings, dates: runtime.dates, calendar: runtime.calendar,
-                now: runtime.now, w8Version: W8.version)
-            if intake {
-                try exporter.exportIntake(to: out)
-            } else {
-                try exporter.export(format, withTrend: withTrend, to: out)
-            }
+            try runtime.exporter(settings, version: W8.version).export(intake ? nil : format, withTrend: withTrend, to: out)
             if let output { FileHandle.standardError.write(Data("w8: wrote \(output)\n".utf8)) }
         }
     }
@@ -57,22 +43,7 @@ extension W8 {
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Read weigh-ins from a file: another app's export, a CSV, or a W8Trackr backup.",
-            discussion: """
-                Formats: w8-csv and w8-json (w8 export), openscale (2.x "dateTime",…,"weight" in kg; 3.x \
-                DATE,TIME and a column per measurement, in the units set in the app), libra (#Units, semicolons, \
-                version 5 or 6), trendweight (the computed view: interpolated days are skipped; or the raw view \
-                Date,Time,Weight,Body Fat %), generic (date and weight columns, with or without a header). auto \
-                reads the header and says which it chose, and which unit it assumed for weights without one.
-                Rows are checked as 'w8 add' checks them; dates before 1900 or in the future are refused. A row \
-                with more fields than the header is refused unless decimal commas (194,2) explain the extra \
-                commas in one way. A bad row is reported as FILE:LINE and, unless --skip-invalid, nothing is \
-                imported. Rows that are no weigh-ins (TrendWeight's interpolated days, Libra's midnight \
-                placeholders) are counted as skipped. An entry with the same date and weight is not added twice. \
-                Milestones are evaluated once, at the end; those reached before today are recorded without a \
-                notification.
-                Examples: w8 import openScale_export.csv · w8 import --dry-run weights.csv · \
-                w8 import --format generic --date-format MM/DD/YYYY --unit lb old.csv · w8 export | w8 import -
-                """)
+            discussion: Importer.help)
 
         @Argument(help: "The file to read, or - for standard input.")
         var file: String
@@ -110,8 +81,7 @@ extension W8 {
         }
 
         func run() throws {
-            let runtime = Runtime()
-            let settings = try runtime.settings()
+            let (runtime, settings) = try Runtime.loaded()
             let input = try InputFile(file)
             let options = ImportOptions(
                 unit: unit, preferredUnit: settings.unit, datePattern: try dateFormat.map(DatePattern.init),

@@ -31,52 +31,24 @@ struct W8: ParsableCommand {
     static func main() {
         umask(0o077)
         do {
-            var command = try parseAsRoot(Self.arguments(CommandLine.arguments.dropFirst()))
+            var command = try parseAsRoot(Runtime.arguments(CommandLine.arguments.dropFirst()))
             try command.run()
         } catch {
             fail(error)
         }
     }
 
-    /// Moves a negative number such as `-5` behind `--`, so that it reaches validation as a bad weight
-    /// instead of being taken for an unknown option. After an option that takes one (`--calories -1`), it stays
-    /// that option's value, to be refused with the value named.
-    static func arguments(_ args: ArraySlice<String>) -> [String] {
-        var args = Array(args)
-        guard !args.contains("--"),
-            let index = args.indices.first(where: { index in
-                args[index].wholeMatch(of: #/-[0-9][0-9.,]*[A-Za-z]*/#) != nil
-                    && (index == 0 || !negativeValueOptions.contains(args[index - 1]))
-            })
-        else { return args }
-        let negative = args.remove(at: index)
-        return args + ["--", negative]
-    }
-
-    /// Options whose value may look like a negative number, and is read unconditionally.
-    static let negativeValueOptions: Set<String> = ["--calories"]
-
     static func fail(_ error: Error) -> Never {
-        let code: Int32
-        var message: String
-        switch error {
-        case let error as any ReportableError:
-            code = error.exitStatus.rawValue
-            message = error.localizedDescription
-        case let error as ExitCode:
-            Foundation.exit(error.rawValue)  // the command already said why
-        default:
-            let exit = exitCode(for: error)
-            if exit == .success {
-                print(fullMessage(for: error))
-                Foundation.exit(0)
-            }
-            code = exit == .validationFailure ? 64 : exit.rawValue
-            message = self.message(for: error)
+        if let error = error as? ExitCode { Foundation.exit(error.rawValue) }  // the command already said why
+        let exit = exitCode(for: error)
+        if exit == .success, !(error is any ReportableError) {
+            print(fullMessage(for: error))
+            Foundation.exit(0)
         }
-        message = message.replacingOccurrences(of: "\n", with: " ").trimmingCharacters(in: .whitespaces)
-        if message.hasPrefix("Error: ") { message.removeFirst("Error: ".count) }
-        FileHandle.standardError.write(Data("w8: \(message)\n".utf8))
+        let (code, line) = Runtime.failure(error, usageStatus: exit == .validationFailure ? 64 : exit.rawValue) {
+            message(for: error)
+        }
+        FileHandle.standardError.write(Data((line + "\n").utf8))
         Foundation.exit(code)
     }
 }

@@ -21,15 +21,8 @@ extension W8 {
         var format: WidgetFormat = .text
 
         func run() throws {
-            let runtime = Runtime()
-            let settings = try runtime.settings()
-            let database = try runtime.database()
-            let snapshot = try database.snapshot(unit: settings.unit)
-            let (entries, before) = try database.week(
-                from: runtime.now.addingTimeInterval(-WeeklySummary.window), to: runtime.now)
-            let week = WeeklySummary(unit: settings.unit, now: runtime.now, entries: entries, before: before, progress: nil)
-            let entry = WidgetEntry(now: runtime.now, snapshot: snapshot, week: week)
-            print(Presenter(unit: settings.unit, dates: runtime.dates).widget(entry, format: format))
+            let (runtime, settings) = try Runtime.loaded()
+            print(runtime.presenter(settings).widget(try runtime.widgetEntry(settings), format: format))
         }
     }
 }

@@ -172,3 +172,38 @@ extension Presenter {
         }
     }
 }
+
+extension Presenter {
+    /// `w8 summary --send`: which occurrence, and what became of it; nil outcome when nothing was due.
+    public func summarySent(
+        _ label: String, _ outcome: FireOutcome?, settings: Settings, json: Bool
+    ) -> [String] {
+        if json {
+            return [
+                JSON.object([("occurrence", .string(label)), ("outcome", .string(outcome?.description ?? "not due"))])
+                    .rendered()
+            ]
+        }
+        guard let outcome else {
+            return [settings.summary.enabled ? "Summary not due." : "Summary is disabled (summary.enabled)."]
+        }
+        return ["\(label): \(outcome)"]
+    }
+
+    /// `w8 config`: every setting, or the one asked for.
+    public func config(_ settings: Settings, keys: [SettingKey] = SettingKey.allCases, json: Bool) -> [String] {
+        if json { return [JSON.object(keys.map { ($0.rawValue, JSON.setting($0.value(in: settings))) }).rendered()] }
+        if keys.count == 1 { return ["\(keys[0].value(in: settings))"] }
+        return keys.map { "\($0.rawValue) = \($0.value(in: settings))" }
+    }
+}
+
+extension EventRunner {
+    /// `w8 summary --send`: the summary now, or with `ifDue` only when its occurrence is due and unsent. Returns
+    /// the occurrence's label and the outcome; nil when nothing was due.
+    public func sendSummary(at now: Date, ifDue: Bool) throws -> (label: String, outcome: FireOutcome?) {
+        guard ifDue else { return ("summary", try sendSummary(at: now)) }
+        let result = try sendSummaryIfDue(at: now)
+        return (result?.0.key ?? "summary", result?.1)
+    }
+}

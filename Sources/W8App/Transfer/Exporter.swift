@@ -31,6 +31,22 @@ public struct Exporter {
         self.w8Version = w8Version
     }
 
+    /// `w8 export --help`.
+    public static let help = """
+        CSV: a header line, then one entry a line, oldest first: id,date,weight,unit,note,body_fat_percent \
+        (dates ISO 8601 with offset, weights as entered with a decimal point, RFC 4180 quoting). \
+        --with-trend adds trend_weight,trend_unit. JSON also holds the goal, the milestone achievements, the \
+        intake log and the settings: 'w8 import --format w8-json' restores it. --intake writes the intake log as \
+        CSV: id,date,kind,volume_ml,calories,note.
+        Examples: w8 export > weights.csv · w8 export --format json --output ~/w8-backup.json
+        """
+
+    /// Writes the entries in `format`, or the intake log as CSV when `format` is nil.
+    public func export(_ format: ExportFormat?, withTrend: Bool, to out: TextOutput) throws {
+        guard let format else { return try exportIntake(to: out) }
+        try export(format, withTrend: withTrend, to: out)
+    }
+
     /// The CSV's columns: `id,date,weight,unit,note,body_fat_percent`, and the trend's with `withTrend`.
     public static func csvColumns(withTrend: Bool) -> [String] {
         ["id", "date", "weight", "unit", "note", "body_fat_percent"] + (withTrend ? ["trend_weight", "trend_unit"] : [])

@@ -31,6 +31,24 @@ public struct Importer {
     /// Where a backup's settings are written, after the transaction committed.
     public let config: ConfigFile
 
+    /// `w8 import --help`: the formats and the rules.
+    public static let help = """
+        Formats: w8-csv and w8-json (w8 export), openscale (2.x "dateTime",…,"weight" in kg; 3.x \
+        DATE,TIME and a column per measurement, in the units set in the app), libra (#Units, semicolons, \
+        version 5 or 6), trendweight (the computed view: interpolated days are skipped; or the raw view \
+        Date,Time,Weight,Body Fat %), generic (date and weight columns, with or without a header). auto \
+        reads the header and says which it chose, and which unit it assumed for weights without one.
+        Rows are checked as 'w8 add' checks them; dates before 1900 or in the future are refused. A row \
+        with more fields than the header is refused unless decimal commas (194,2) explain the extra \
+        commas in one way. A bad row is reported as FILE:LINE and, unless --skip-invalid, nothing is \
+        imported. Rows that are no weigh-ins (TrendWeight's interpolated days, Libra's midnight \
+        placeholders) are counted as skipped. An entry with the same date and weight is not added twice. \
+        Milestones are evaluated once, at the end; those reached before today are recorded without a \
+        notification.
+        Examples: w8 import openScale_export.csv · w8 import --dry-run weights.csv · \
+        w8 import --format generic --date-format MM/DD/YYYY --unit lb old.csv · w8 export | w8 import -
+        """
+
     public init(tracker: Tracker, config: ConfigFile) {
         self.tracker = tracker
         self.config = config

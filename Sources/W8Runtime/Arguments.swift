@@ -1,0 +1,38 @@
+import Foundation
+import W8Core
+
+extension Runtime {
+    /// Moves a negative number such as `-5` behind `--`, so that it reaches validation as a bad weight
+    /// instead of being taken for an unknown option. After an option that takes one (`--calories -1`), it stays
+    /// that option's value, to be refused with the value named.
+    public static func arguments(_ args: ArraySlice<String>) -> [String] {
+        var args = Array(args)
+        guard !args.contains("--"),
+            let index = args.indices.first(where: { index in
+                args[index].wholeMatch(of: #/-[0-9][0-9.,]*[A-Za-z]*/#) != nil
+                    && (index == 0 || !negativeValueOptions.contains(args[index - 1]))
+            })
+        else { return args }
+        let negative = args.remove(at: index)
+        return args + ["--", negative]
+    }
+
+    /// Options whose value may look like a negative number, and is read unconditionally.
+    public static let negativeValueOptions: Set<String> = ["--calories"]
+
+    /// The exit status and the one line for stderr that end a command with `error`: its own status for the
+    /// library's errors, else `usageStatus` and the argument parser's `message`, on one line, `w8: ` first.
+    public static func failure(
+        _ error: any Error, usageStatus: Int32, message: () -> String
+    ) -> (status: Int32, line: String) {
+        var (status, text) =
+            if let error = error as? any ReportableError {
+                (error.exitStatus.rawValue, error.localizedDescription)
+            } else {
+                (usageStatus, message())
+            }
+        text = text.replacingOccurrences(of: "\n", with: " ").trimmingCharacters(in: .whitespaces)
+        if text.hasPrefix("Error: ") { text.removeFirst("Error: ".count) }
+        return (status, "w8: " + text)
+    }
+}

@@ -55,8 +55,8 @@ let package = Package(
         .testTarget(
             name: "W8SchedulerTests", dependencies: ["W8Core", "W8App", "W8Scheduler", "W8System", "W8TestSupport"]),
         .testTarget(name: "W8AppTests", dependencies: ["W8Core", "W8Store", "W8App", "W8TestSupport"]),
-        .testTarget(name: "W8SystemTests", dependencies: ["W8System"]),
-        .testTarget(name: "W8ChartTests", dependencies: ["W8Core", "W8Chart", "CCairo"]),
+        .testTarget(name: "W8SystemTests", dependencies: ["W8System", "W8TestSupport"]),
+        .testTarget(name: "W8ChartTests", dependencies: ["W8Core", "W8Chart", "CCairo", "W8TestSupport"]),
         .testTarget(name: "W8CLITests", dependencies: ["W8Core", "W8TestSupport"]),
         // Test-only: drives LibnotifyNotificationSink in its own process, with the session bus of its environment.
         .executableTarget(name: "w8-notify-probe", dependencies: ["W8Core", "W8Libnotify", "W8TestSupport"]),

@@ -23,28 +23,13 @@ extension Calendar {
     }
 }
 
-/// A directory under the system temporary directory, removed when `remove()` is called.
-public struct TestDirectory: Sendable {
-    public let path: String
-
-    public init() throws {
-        let base = (NSTemporaryDirectory() as NSString).appendingPathComponent("w8-test-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
-        path = base
-    }
-
-    public func appending(_ component: String) -> String { (path as NSString).appendingPathComponent(component) }
-
-    public func remove() { try? FileManager.default.removeItem(atPath: path) }
-}
-
 /// A real SQLite database in a temporary directory.
 public struct TemporaryDatabase: Sendable {
-    public let directory: TestDirectory
+    public let directory: TemporaryDirectory
     public let database: AppDatabase
 
     public init() throws {
-        directory = try TestDirectory()
+        directory = try TemporaryDirectory()
         database = try AppDatabase.open(at: directory.appending("data/w8trackr/w8trackr.sqlite"))
     }
 }

@@ -39,14 +39,15 @@ func requireExecutable(_ name: String, debianPackage: String) throws -> String {
     throw NotificationServerFixtureError.missingExecutable(name, debianPackage: debianPackage)
 }
 
-/// A private temporary directory (0700) with a short path, as D-Bus socket paths must stay under 108 bytes.
-final class TemporaryDirectory {
-    let url: URL
+/// A private temporary directory (0700) under /tmp with a short name, as D-Bus socket paths must stay under 108
+/// bytes: the one temporary-directory helper of the tests. `remove()` deletes it.
+public final class TemporaryDirectory: Sendable {
+    public let url: URL
     /// Who owns it and the subdirectories made through it.
     let owner: SessionUser
-    var path: String { url.path }
+    public var path: String { url.path }
 
-    init(prefix: String, owner: SessionUser = .current) throws {
+    public init(prefix: String = "w8-test", owner: SessionUser = .current) throws {
         let name = "\(prefix)-\(UUID().uuidString.prefix(8).lowercased())"
         url = URL(fileURLWithPath: "/tmp").appendingPathComponent(name)
         self.owner = owner
@@ -55,7 +56,13 @@ final class TemporaryDirectory {
         try owner.own(url)
     }
 
-    func subdirectory(_ name: String) throws -> URL {
+    /// The path of `component` inside it.
+    public func appending(_ component: String) -> String { url.appendingPathComponent(component).path }
+
+    /// The names inside it, sorted.
+    public var contents: [String] { ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted() }
+
+    public func subdirectory(_ name: String) throws -> URL {
         let sub = url.appendingPathComponent(name)
         try FileManager.default.createDirectory(
             at: sub, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -63,7 +70,7 @@ final class TemporaryDirectory {
         return sub
     }
 
-    func remove() { try? FileManager.default.removeItem(at: url) }
+    public func remove() { try? FileManager.default.removeItem(at: url) }
 }
 
 /// Who runs a session's processes: the user running the tests, or, when that is root, the unprivileged account

@@ -40,7 +40,7 @@ public final class W8Sandbox: @unchecked Sendable {
     ) throws {
         executable = try W8Sandbox.locateW8()
         self.user = user
-        root = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("w8-cli-\(UUID().uuidString)")
+        root = try TemporaryDirectory(prefix: "w8-cli", owner: user).url
         try FileManager.default.createDirectory(at: root.appendingPathComponent("run"), withIntermediateDirectories: true)
         try user.ownRecursively(root)
         var env = baseChildEnvironment()

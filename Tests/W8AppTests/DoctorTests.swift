@@ -6,11 +6,11 @@ import W8TestSupport
 
 /// The doctor's findings, on a home directory of its own with a server status given.
 @Suite struct DoctorTests {
-    let directory: TestDirectory
+    let directory: TemporaryDirectory
     let paths: Paths
 
     init() throws {
-        directory = try TestDirectory()
+        directory = try TemporaryDirectory()
         paths = Paths(xdg: XDGDirectories(environment: ["HOME": directory.path], accountHome: "/nowhere"))
     }
 

@@ -24,12 +24,12 @@ final class RecordingSystemctl: SystemctlRunning, @unchecked Sendable {
 
 /// The unit installer against a real directory and a recorded systemctl.
 @Suite struct SystemdInstallerTests {
-    let directory: TestDirectory
+    let directory: TemporaryDirectory
     var units: String { directory.appending("systemd/user") }
     let executable = "/opt/w8/bin/w8"
 
     init() throws {
-        directory = try TestDirectory()
+        directory = try TemporaryDirectory()
     }
 
     func install(_ systemctl: RecordingSystemctl, enable: Bool = true) throws -> [SystemdMessage] {

@@ -9,11 +9,11 @@ import W8TestSupport
 @Suite struct TransferTests {
     let calendar = PinnedCalendar.berlin
     let now: Date
-    let directory: TestDirectory
+    let directory: TemporaryDirectory
 
     init() throws {
         now = calendar.date(2026, 11, 23, 12)
-        directory = try TestDirectory()
+        directory = try TemporaryDirectory()
     }
 
     func database(_ name: String) throws -> AppDatabase { try AppDatabase.open(at: directory.appending("\(name).sqlite")) }

@@ -1,30 +1,13 @@
 import CCairo
 import Foundation
 import W8Core
+import W8TestSupport
 
 @testable import W8Chart
 
 #if canImport(FoundationXML)
     import FoundationXML
 #endif
-
-/// A fresh directory under the system temporary directory, removed by `remove()`.
-struct TemporaryDirectory {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("w8chart-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false)
-    }
-
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-
-    var contents: [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).sorted()
-    }
-
-    func remove() { try? FileManager.default.removeItem(at: url) }
-}
 
 /// Charts with known data: a month in Berlin across the spring daylight-saving change, in pounds.
 enum SampleCharts {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import W8Core
+import W8TestSupport
 
 @testable import W8Chart
 
@@ -14,7 +15,7 @@ struct ChartPNGTests {
     func decodesAtItsSize(width: Int, height: Int) throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let path = directory.path("chart.png")
+        let path = directory.appending("chart.png")
 
         try SampleCharts.chart(width: width, height: height).write(to: path, format: .png)
 
@@ -28,7 +29,7 @@ struct ChartPNGTests {
     func privateAndAtomic() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let path = directory.path("chart.png")
+        let path = directory.appending("chart.png")
         // Given an older chart anyone may read
         #expect(
             FileManager.default.createFile(
@@ -46,7 +47,7 @@ struct ChartPNGTests {
     func trendAndGoalColours() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let path = directory.path("chart.png")
+        let path = directory.appending("chart.png")
 
         try SampleCharts.chart(goal: 178).write(to: path, format: .png)
 
@@ -60,7 +61,7 @@ struct ChartPNGTests {
     func noGoalColourWithoutGoal() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let path = directory.path("chart.png")
+        let path = directory.appending("chart.png")
 
         try SampleCharts.chart(goal: nil).write(to: path, format: .png)
 
@@ -73,7 +74,7 @@ struct ChartPNGTests {
     func goalWidensTheRange() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let path = directory.path("chart.png")
+        let path = directory.appending("chart.png")
 
         try SampleCharts.chart(goal: 150).write(to: path, format: .png)
 
@@ -84,7 +85,7 @@ struct ChartPNGTests {
     func emptyState() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let path = directory.path("empty.png")
+        let path = directory.appending("empty.png")
 
         try SampleCharts.chart(points: [], goal: 170).write(to: path, format: .png)
 
@@ -99,7 +100,7 @@ struct ChartPNGTests {
     func onePoint() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let path = directory.path("one.png")
+        let path = directory.appending("one.png")
         let point = SampleCharts.points[0]
 
         try SampleCharts.chart(points: [point], goal: nil).write(to: path, format: .png)
@@ -117,7 +118,7 @@ struct ChartPNGTests {
 
         try await withThrowingTaskGroup(of: Void.self) { group in
             for index in 0..<8 {
-                let path = directory.path("chart-\(index).\(index.isMultiple(of: 2) ? "png" : "svg")")
+                let path = directory.appending("chart-\(index).\(index.isMultiple(of: 2) ? "png" : "svg")")
                 group.addTask { try chart.write(to: path, format: ChartImageFormat(path: path)!) }
             }
             try await group.waitForAll()
@@ -125,7 +126,7 @@ struct ChartPNGTests {
 
         #expect(directory.contents.count == 8)
         for index in stride(from: 0, to: 8, by: 2) {
-            #expect(try DecodedPNG(path: directory.path("chart-\(index).png")).count(of: ChartPalette.trend) > 200)
+            #expect(try DecodedPNG(path: directory.appending("chart-\(index).png")).count(of: ChartPalette.trend) > 200)
         }
     }
 }
@@ -138,7 +139,7 @@ struct ChartSVGTests {
     func wellFormed(points: [TrendPoint], width: Int, height: Int) throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let path = directory.path("chart.svg")
+        let path = directory.appending("chart.svg")
 
         try SampleCharts.chart(points: points, width: width, height: height).write(to: path, format: .svg)
 
@@ -162,11 +163,11 @@ struct ChartSVGTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
 
-        try SampleCharts.chart(goal: 178).write(to: directory.path("goal.svg"), format: .svg)
-        try SampleCharts.chart(goal: nil).write(to: directory.path("none.svg"), format: .svg)
+        try SampleCharts.chart(goal: 178).write(to: directory.appending("goal.svg"), format: .svg)
+        try SampleCharts.chart(goal: nil).write(to: directory.appending("none.svg"), format: .svg)
 
-        let withGoal = try String(contentsOfFile: directory.path("goal.svg"), encoding: .utf8)
-        let withoutGoal = try String(contentsOfFile: directory.path("none.svg"), encoding: .utf8)
+        let withGoal = try String(contentsOfFile: directory.appending("goal.svg"), encoding: .utf8)
+        let withoutGoal = try String(contentsOfFile: directory.appending("none.svg"), encoding: .utf8)
         // cairo writes colours as rgb(percent) in 1.16 and as rgb(0–255) or hex in later releases.
         let trend = [ChartPalette.trend].flatMap(SVGColour.spellings)
         let goal = [ChartPalette.goal].flatMap(SVGColour.spellings)
@@ -206,7 +207,7 @@ struct ChartImageErrorTests {
     func missingDirectory(format: ChartImageFormat) throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let path = directory.path("missing/chart.\(format.rawValue)")
+        let path = directory.appending("missing/chart.\(format.rawValue)")
 
         let error = #expect(throws: ChartImageError.self) {
             try SampleCharts.chart().write(to: path, format: format)
@@ -220,7 +221,7 @@ struct ChartImageErrorTests {
     func pathIsADirectory() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let path = directory.path("chart.png")
+        let path = directory.appending("chart.png")
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
 
         let error = #expect(throws: ChartImageError.self) {
@@ -237,7 +238,7 @@ struct ChartImageErrorTests {
     func invalidSize(width: Int, height: Int) throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let path = directory.path("chart.png")
+        let path = directory.appending("chart.png")
 
         let error = #expect(throws: ChartImageError.self) {
             try SampleCharts.chart(width: width, height: height).write(to: path, format: .png)

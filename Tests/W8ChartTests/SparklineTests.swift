@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import W8Core
+import W8TestSupport
 
 @testable import W8Chart
 
@@ -16,7 +17,7 @@ import W8Core
     func noText(size: Int) throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let path = directory.path("spark.png")
+        let path = directory.appending("spark.png")
 
         try sparkline(size: size).write(to: path, format: .png)
 
@@ -31,7 +32,7 @@ import W8Core
     func trendAndGoal(size: Int, minimum: Int) throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let path = directory.path("spark.png")
+        let path = directory.appending("spark.png")
 
         try sparkline(size: size).write(to: path, format: .png)
 
@@ -44,7 +45,7 @@ import W8Core
     func thickTrend() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let path = directory.path("spark.png")
+        let path = directory.appending("spark.png")
 
         try sparkline(goal: nil).write(to: path, format: .png)
 
@@ -69,7 +70,7 @@ import W8Core
     func farGoal() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let path = directory.path("spark.png")
+        let path = directory.appending("spark.png")
 
         try sparkline(goal: 120).write(to: path, format: .png)
 
@@ -93,20 +94,20 @@ import W8Core
     func sizes(size: Int, drawable: Bool) throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let path = directory.path("spark.png")
+        let path = directory.appending("spark.png")
 
         let spark = Result { try sparkline(size: size).write(to: path, format: .png) }
         #expect(((try? spark.get()) != nil) == drawable)
         var full = sparkline(size: 128)
         full.style = .full
-        #expect(throws: ChartImageError.self) { try full.write(to: directory.path("full.png"), format: .png) }
+        #expect(throws: ChartImageError.self) { try full.write(to: directory.appending("full.png"), format: .png) }
     }
 
     @Test("One weigh-in: its dot and the trend dot are drawn")
     func onePoint() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let path = directory.path("spark.png")
+        let path = directory.appending("spark.png")
 
         try sparkline(goal: nil, points: [SampleCharts.points[0]]).write(to: path, format: .png)
 

@@ -53,7 +53,7 @@ import W8TestSupport
 
     @Test(arguments: FileChange.allCases)
     func aChangeToTheWatchedFileWakes(change: FileChange) async throws {
-        let directory = try TestDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let config = directory.appending("config.toml")
         if change != .create { try write("a = 1\n", to: config) }
@@ -66,7 +66,7 @@ import W8TestSupport
     }
 
     @Test func aChangeToAnotherFileInTheDirectoryDoesNotWake() async throws {
-        let directory = try TestDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let config = directory.appending("config.toml")
         try write("a = 1\n", to: config)
@@ -82,7 +82,7 @@ import W8TestSupport
     }
 
     @Test func aFileWhoseDirectoryIsCreatedLaterIsFound() async throws {
-        let directory = try TestDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let config = directory.appending("config/w8trackr/config.toml")
         let waiter = try WallClockWaiter(watching: [config], signals: [])
@@ -100,7 +100,7 @@ import W8TestSupport
     }
 
     @Test func aFileCreatedWithItsDirectoryBeforeTheWaitIsFound() throws {
-        let directory = try TestDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let config = directory.appending("config/w8trackr/config.toml")
         let waiter = try WallClockWaiter(watching: [config], signals: [])
@@ -114,7 +114,7 @@ import W8TestSupport
     }
 
     @Test func movingTheDirectoryAwayWakesAndItsReturnIsFollowed() throws {
-        let directory = try TestDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let config = directory.appending("w8trackr/config.toml")
         try FileManager.default.createDirectory(
@@ -135,7 +135,7 @@ import W8TestSupport
     }
 
     @Test func watchesSeveralFilesInDifferentDirectories() async throws {
-        let directory = try TestDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         try FileManager.default.createDirectory(atPath: directory.appending("etc"), withIntermediateDirectories: true)
         let config = directory.appending("config.toml")
@@ -152,7 +152,7 @@ import W8TestSupport
     }
 
     @Test func aDeadlineIsReportedBeforeAFileChangeThatIsAlsoPending() throws {
-        let directory = try TestDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let config = directory.appending("config.toml")
         let waiter = try WallClockWaiter(watching: [config], signals: [])

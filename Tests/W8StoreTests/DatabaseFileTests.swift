@@ -15,7 +15,7 @@ import W8TestSupport
 
     // Health data stays private whatever the umask.
     @Test func directoryAndFileArePrivateUnderAWideUmask() throws {
-        let dir = try TestDirectory()
+        let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let old = umask(0o022)
         defer { umask(old) }
@@ -30,7 +30,7 @@ import W8TestSupport
     }
 
     @Test func anExistingWideDirectoryIsNarrowed() throws {
-        let dir = try TestDirectory()
+        let dir = try TemporaryDirectory()
         defer { dir.remove() }
         try FileManager.default.createDirectory(
             atPath: dir.appending("w8trackr"), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
@@ -40,7 +40,7 @@ import W8TestSupport
 
     // A database written by a newer schema is refused and left byte for byte as it was.
     @Test func newerSchemaIsRefusedAndUntouched() throws {
-        let dir = try TestDirectory()
+        let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let path = dir.appending("w8trackr/w8trackr.sqlite")
         _ = try AppDatabase.open(at: path)
@@ -56,7 +56,7 @@ import W8TestSupport
     }
 
     @Test func reopeningKeepsTheData() throws {
-        let dir = try TestDirectory()
+        let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let path = dir.appending("w8trackr/w8trackr.sqlite")
         let ctx = EvaluationContext(now: Date(), calendar: PinnedCalendar.utc, settings: Settings())

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Testing
 import W8System
+import W8TestSupport
 
 /// The POSIX layer: errors that name the call, path and errno; the EINTR retry; the atomic file writer.
 @Suite struct SystemCallTests {
@@ -45,16 +46,14 @@ import W8System
 }
 
 @Suite struct AtomicFileWriterTests {
-    let directory: URL
+    let temporary: TemporaryDirectory
+    var directory: URL { temporary.url }
 
     init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("w8system-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
+        temporary = try TemporaryDirectory(prefix: "w8system")
     }
 
-    func contents() throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
-    }
+    func contents() throws -> [String] { temporary.contents }
 
     @Test("commit replaces the target whole, mode 0600, and leaves no temporary file")
     func commitReplaces() throws {

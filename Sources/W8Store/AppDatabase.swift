@@ -86,12 +86,6 @@ public struct AppDatabase: Sendable {
         }
     }
 
-    private init(writer: any DatabaseWriter, path: String, keepAlive: DatabaseQueue) {
-        self.writer = writer
-        self.path = path
-        self.keepAlive = keepAlive
-    }
-
     func writeChecked<T>(_ body: (Database) throws -> T) throws -> T { try write(body) }
 
     func readChecked<T>(_ body: (Database) throws -> T) throws -> T { try read(body) }

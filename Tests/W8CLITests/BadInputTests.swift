@@ -104,7 +104,7 @@ import W8TestSupport
     @Test func simultaneousFirstRuns() throws {
         let w8 = try W8Sandbox()
         let processes = try (0..<8).map { i in try w8.start(["add", String(170 + i)]) }
-        processes.forEach { $0.waitUntilExit() }
+        for process in processes { process.waitUntilExit() }
         #expect(processes.map(\.terminationStatus) == Array(repeating: 0, count: 8))
         #expect(try #require(try w8.json("log") as? [[String: Any]]).count == 8)
     }

@@ -102,7 +102,9 @@ func settings(_ edit: (inout Settings) -> Void = { _ in }) -> Settings {
 
     @Test func mealDefaults() throws {
         let cal = PinnedCalendar.utc
-        let s = settings { s in Meal.allCases.forEach { s.reminders.meals[$0] = true } }
+        let s = settings { s in
+            for meal in Meal.allCases { s.reminders[enabled: meal] = true }
+        }
         let upcoming = Schedule(settings: s, calendar: cal).upcoming(after: cal.date(2026, 11, 18, 0))
         #expect(upcoming.map(\.key) == [
             "breakfast@2026-11-18T08:00", "lunch@2026-11-18T13:30", "dinner@2026-11-18T18:00", "summary@2026-11-22T09:00",

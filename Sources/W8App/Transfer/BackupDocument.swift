@@ -17,10 +17,14 @@ public struct BackupDocument: Codable {
         var weight: Double?
         var unit: String?
         var note: String?
-        var body_fat_percent: Double?
+        var bodyFatPercent: Double?
         /// Only with `--with-trend`; left out of the file otherwise.
-        var trend_weight: Double?
-        var trend_unit: String?
+        var trendWeight: Double?
+        var trendUnit: String?
+
+        enum CodingKeys: String, CodingKey {
+            case id, date, weight, unit, note, bodyFatPercent = "body_fat_percent", trendWeight = "trend_weight", trendUnit = "trend_unit"
+        }
 
         public func encode(to encoder: Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
@@ -29,10 +33,10 @@ public struct BackupDocument: Codable {
             try c.encodeIfPresent(weight, forKey: .weight)
             try c.encodeIfPresent(unit, forKey: .unit)
             try c.encodeIfPresent(note, forKey: .note)
-            try c.encodeIfPresent(body_fat_percent, forKey: .body_fat_percent)
-            if let trend_weight, let trend_unit {
-                try c.encode(trend_weight, forKey: .trend_weight)
-                try c.encode(trend_unit, forKey: .trend_unit)
+            try c.encodeIfPresent(bodyFatPercent, forKey: .bodyFatPercent)
+            if let trendWeight, let trendUnit {
+                try c.encode(trendWeight, forKey: .trendWeight)
+                try c.encode(trendUnit, forKey: .trendUnit)
             }
         }
     }
@@ -40,28 +44,40 @@ public struct BackupDocument: Codable {
     public struct Goal: Codable {
         var weight: Double
         var unit: String
-        var set_at: String
-        var journey_started_at: String
+        var setAt: String
+        var journeyStartedAt: String
+
+        enum CodingKeys: String, CodingKey {
+            case weight, unit, setAt = "set_at", journeyStartedAt = "journey_started_at"
+        }
     }
 
     public struct Achievement: Codable {
         var type: String
-        var date_achieved: String
+        var dateAchieved: String
         var weight: Double
-        var goal_weight: Double
-        var start_weight: Double
+        var goalWeight: Double
+        var startWeight: Double
         var unit: String
-        var progress_percent: Double
-        var notification_sent: Bool
+        var progressPercent: Double
+        var notificationSent: Bool
+
+        enum CodingKeys: String, CodingKey {
+            case type, dateAchieved = "date_achieved", weight, goalWeight = "goal_weight", startWeight = "start_weight", unit, progressPercent = "progress_percent", notificationSent = "notification_sent"
+        }
     }
 
     /// A drink, meal or snack of the intake log.
     public struct IntakeItem: Codable {
         var kind: String
         var date: String
-        var volume_ml: Int?
+        var volumeML: Int?
         var calories: Int
         var note: String?
+
+        enum CodingKeys: String, CodingKey {
+            case kind, date, volumeML = "volume_ml", calories, note
+        }
     }
 
     /// The settings, in the order of the settings table; a value is a boolean, a whole number or a string.
@@ -103,14 +119,18 @@ public struct BackupDocument: Codable {
 
     var format: String
     var version: Int
-    var w8_version: String?
-    var exported_at: String?
+    var w8Version: String?
+    var exportedAt: String?
     var settings: SettingsObject?
     var goal: Goal?
-    var milestones_achieved: [String]?
+    var milestonesAchieved: [String]?
     var achievements: [Achievement]?
     var intake: [IntakeItem]?
     var entries: [Entry]
+
+    enum CodingKeys: String, CodingKey {
+        case format, version, w8Version = "w8_version", exportedAt = "exported_at", settings, goal, milestonesAchieved = "milestones_achieved", achievements, intake, entries
+    }
 
     /// Everything but the entries, from the settings and the store's journey and intake log.
     init(
@@ -119,24 +139,24 @@ public struct BackupDocument: Codable {
     ) {
         format = Self.formatName
         version = Self.version
-        w8_version = w8Version
-        exported_at = dates.timestamp(exportedAt)
+        self.w8Version = w8Version
+        self.exportedAt = dates.timestamp(exportedAt)
         self.settings = SettingsObject(pairs: SettingKey.allCases.map { ($0.rawValue, $0.value(in: settings)) })
         goal = journey.goal.map {
             Goal(
-                weight: $0.weight.value, unit: $0.weight.unit.rawValue, set_at: dates.timestamp($0.setAt),
-                journey_started_at: dates.timestamp($0.journeyStartedAt))
+                weight: $0.weight.value, unit: $0.weight.unit.rawValue, setAt: dates.timestamp($0.setAt),
+                journeyStartedAt: dates.timestamp($0.journeyStartedAt))
         }
-        milestones_achieved = journey.milestonesAchieved.map(\.rawValue)
+        milestonesAchieved = journey.milestonesAchieved.map(\.rawValue)
         achievements = journey.achievements.map { a in
             Achievement(
-                type: a.type.rawValue, date_achieved: dates.timestamp(a.dateAchieved), weight: a.weight,
-                goal_weight: a.goalWeight, start_weight: a.startWeight, unit: a.unit.rawValue,
-                progress_percent: a.progressPercent, notification_sent: a.notificationSent)
+                type: a.type.rawValue, dateAchieved: dates.timestamp(a.dateAchieved), weight: a.weight,
+                goalWeight: a.goalWeight, startWeight: a.startWeight, unit: a.unit.rawValue,
+                progressPercent: a.progressPercent, notificationSent: a.notificationSent)
         }
         self.intake = intake.map {
             IntakeItem(
-                kind: $0.kind.rawValue, date: dates.timestamp($0.date), volume_ml: $0.volume, calories: $0.calories,
+                kind: $0.kind.rawValue, date: dates.timestamp($0.date), volumeML: $0.volume, calories: $0.calories,
                 note: $0.note)
         }
         entries = []
@@ -146,8 +166,8 @@ public struct BackupDocument: Codable {
     static func entry(_ entry: WeightEntry, trend: Double?, unit: WeightUnit, dates: DateFormatting) -> Entry {
         Entry(
             id: entry.id ?? 0, date: dates.timestamp(entry.date), weight: entry.weight.value,
-            unit: entry.weight.unit.rawValue, note: entry.note, body_fat_percent: entry.bodyFatPercent,
-            trend_weight: trend.map(Weight.tenths), trend_unit: trend == nil ? nil : unit.rawValue)
+            unit: entry.weight.unit.rawValue, note: entry.note, bodyFatPercent: entry.bodyFatPercent,
+            trendWeight: trend.map(Weight.tenths), trendUnit: trend == nil ? nil : unit.rawValue)
     }
 
     /// "entries[3].weight is not a number", from the decoder's error.
@@ -193,7 +213,7 @@ public struct Backup: Sendable {
         let reader = BackupReader(options: options)
         journey = JourneyBackup(
             goal: try file.goal.map(reader.goal),
-            milestonesAchieved: try (file.milestones_achieved ?? []).map(reader.milestone),
+            milestonesAchieved: try (file.milestonesAchieved ?? []).map(reader.milestone),
             achievements: try (file.achievements ?? []).enumerated().map(reader.achievement),
             intake: try (file.intake ?? []).enumerated().map(reader.intake))
         (settings, unknownSettings) = try reader.settings(file.settings?.pairs ?? [])
@@ -222,7 +242,7 @@ struct BackupReader {
         return WeightEntry(
             weight: try WeightInput.weight(Weight.exact(value), unit: try WeightInput.unit(unit), defaultUnit: .lb),
             date: try date(item.date, "date"), note: try WeightInput.note(item.note),
-            bodyFatPercent: try item.body_fat_percent.map { try WeightInput.bodyFat(Weight.exact($0)) })
+            bodyFatPercent: try item.bodyFatPercent.map { try WeightInput.bodyFat(Weight.exact($0)) })
     }
 
     func goal(_ item: BackupDocument.Goal) throws -> Goal {
@@ -230,8 +250,8 @@ struct BackupReader {
             return Goal(
                 weight: try WeightInput.goal(
                     Weight.exact(item.weight), unit: try WeightInput.unit(item.unit), defaultUnit: .lb),
-                setAt: try date(item.set_at, "set_at"),
-                journeyStartedAt: try date(item.journey_started_at, "journey_started_at"))
+                setAt: try date(item.setAt, "setAt"),
+                journeyStartedAt: try date(item.journeyStartedAt, "journeyStartedAt"))
         } catch let error as W8CoreError {
             throw W8CoreError.backupInvalid("its goal: \(error.localizedDescription)")
         }
@@ -247,10 +267,10 @@ struct BackupReader {
     func achievement(_ index: Int, _ item: BackupDocument.Achievement) throws -> MilestoneAchievement {
         do {
             return MilestoneAchievement(
-                type: try milestone(item.type), dateAchieved: try date(item.date_achieved, "date_achieved"),
-                weight: item.weight, goalWeight: item.goal_weight, startWeight: item.start_weight,
-                unit: try WeightInput.unit(item.unit), progressPercent: item.progress_percent,
-                notificationSent: item.notification_sent)
+                type: try milestone(item.type), dateAchieved: try date(item.dateAchieved, "dateAchieved"),
+                weight: item.weight, goalWeight: item.goalWeight, startWeight: item.startWeight,
+                unit: try WeightInput.unit(item.unit), progressPercent: item.progressPercent,
+                notificationSent: item.notificationSent)
         } catch let error as W8CoreError {
             throw W8CoreError.backupInvalid("achievement \(index + 1): \(error.localizedDescription)")
         }
@@ -262,10 +282,10 @@ struct BackupReader {
             guard let kind = IntakeKind(rawValue: item.kind) else {
                 throw W8CoreError.backupInvalid("kind '\(item.kind)' is not water, beverage, meal or snack")
             }
-            let volume = item.volume_ml
+            let volume = item.volumeML
             if kind.isDrink {
                 guard let volume, (1...IntakeSettings.maxDrink).contains(volume) else {
-                    throw W8CoreError.drinkInvalid(item.volume_ml.map(String.init) ?? "null")
+                    throw W8CoreError.drinkInvalid(item.volumeML.map(String.init) ?? "null")
                 }
             } else if volume != nil {
                 throw W8CoreError.backupInvalid("a \(kind.rawValue) has no volume")

@@ -57,15 +57,19 @@ extension W8 {
 
     struct Schedule: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "List the next time of every enabled event.", discussion: "Example: w8 schedule --json")
+            abstract: "List the next time of every enabled event.",
+            discussion: """
+                The hydration reminder is counted from the last drink logged ('w8 drink'). \
+                Example: w8 schedule --json
+                """)
 
         @OptionGroup var output: OutputOptions
 
         func run() throws {
             let runtime = Runtime()
-            let settings = try runtime.settings()
-            let schedule = W8Core.Schedule(settings: settings, calendar: runtime.calendar)
-            show(runtime.presenter(settings).schedule(schedule.upcoming(after: runtime.now), json: output.json))
+            let runner = try runtime.eventRunner()
+            let upcoming = try runner.upcoming(after: runtime.now)
+            show(runtime.presenter(runner.settings).schedule(upcoming, json: output.json))
         }
     }
 

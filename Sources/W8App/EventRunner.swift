@@ -77,6 +77,10 @@ public struct EventRunner: Sendable {
             unit: settings.unit, now: now, entries: entries, before: before, progress: snapshot.progress)
         summary.trendAnalysis = try database.trend(
             unit: settings.unit, goal: snapshot.goal?.weight, now: now, calendar: calendar)
+        // The window's end is included, as for the weigh-ins (the store's upper bound is excluded).
+        summary.intake = WeekIntake(
+            events: try database.intakeEvents(from: summary.weekStart, to: now.addingTimeInterval(1)),
+            volumeUnit: settings.intake.volumeUnit)
         return summary
     }
 

@@ -3,7 +3,7 @@ import Testing
 import W8Core
 import W8TestSupport
 
-/// The intake log in the weekly summary: averages over the 7 days of its window.
+/// The intake log in the weekly summary and the widget: averages over the 7 days, the water line.
 @Suite struct IntakeWeekTests {
     let calendar = PinnedCalendar.berlin
     var now: Date { calendar.date(2026, 11, 22, 9) }
@@ -66,5 +66,26 @@ import W8TestSupport
         summary.intake = WeekIntake(events: events(cups: 7, meals: 0), volumeUnit: .ml)
         #expect(summary.notification.title == "Time for a weigh-in?")
         #expect(summary.notification.body.hasSuffix(" Daily average: 250 ml water, 0.0 meals."))
+    }
+
+    @Test("The widget's tooltip ends with today's water against the goal; no line without a goal or water")
+    func widgetWaterLine() {
+        func entry(water: Int, goal: Int) -> WidgetEntry {
+            var goals = IntakeSettings()
+            goals.waterGoal = goal
+            let day = IntakeDay(
+                containing: now, events: water > 0 ? [IntakeEvent(kind: .water, date: now, volume: water)] : [],
+                goals: goals, calendar: calendar)
+            return WidgetEntry(
+                date: now, currentWeight: 180, unit: .lb, goalWeight: nil, entryDate: now, trend: .unknown,
+                progressPercent: nil, intake: day)
+        }
+        #expect(
+            entry(water: 750, goal: 2000).tooltip { _ in "today" }
+                == "W8Trackr: 180.0 lb on today\n7-day trend: not enough weigh-ins\nWater 750 of 2000 ml today (37%)")
+        #expect(entry(water: 0, goal: 2000).waterLine == "Water 0 of 2000 ml today (0%)")
+        #expect(entry(water: 500, goal: 0).waterLine == "Water 500 ml today")
+        #expect(entry(water: 0, goal: 0).waterLine == nil)
+        #expect(!entry(water: 0, goal: 0).tooltip { _ in "today" }.contains("Water"))
     }
 }

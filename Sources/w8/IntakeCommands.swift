@@ -27,7 +27,7 @@ extension W8 {
                 reached" once a day. Examples: w8 drink · w8 drink bottle · w8 drink 330ml --beverage --calories 140
                 """)
 
-        @Argument(help: "How much; one cup if left out.")
+        @Argument(help: "How much; one cup if left out.", completion: .list(["cup", "bottle"]))
         var amount: String = "cup"
 
         @Flag(help: "Another drink than water (coffee, tea, juice).")
@@ -56,7 +56,7 @@ extension W8 {
                 none). Examples: w8 eat meal · w8 eat snack --calories 150 --note apple
                 """)
 
-        @Argument(help: "meal or snack.")
+        @Argument(help: "meal or snack.", completion: .list(["meal", "snack"]))
         var what: String
 
         @OptionGroup var options: IntakeOptions

@@ -67,7 +67,9 @@ extension W8 {
 
         func run() throws {
             let runtime = Runtime()
-            let runner = try runtime.eventRunner()
+            let settings = try runtime.settings()  // a bad config file is refused before the database is opened
+            let runner = runtime.eventRunner(
+                database: try runtime.database(), sink: runtime.sink(), settings: settings, calendar: runtime.calendar)
             let upcoming = try runner.upcoming(after: runtime.now)
             show(runtime.presenter(runner.settings).schedule(upcoming, json: output.json))
         }

@@ -43,6 +43,29 @@ public struct EventRunner: Sendable {
 
     public var schedule: Schedule { Schedule(settings: settings, calendar: calendar) }
 
+    /// The next occurrence of `kind` after `date`; the hydration reminder's counted from the last drink logged.
+    public func next(_ kind: EventKind, after date: Date) throws -> Occurrence? {
+        guard kind == .hydration else { return schedule.next(kind, after: date) }
+        return schedule.nextHydration(after: date, lastDrink: try lastDrink(atOrBefore: date))
+    }
+
+    /// The latest occurrence of `kind` at or before `date`; the hydration reminder's counted from the last drink.
+    public func latest(_ kind: EventKind, atOrBefore date: Date) throws -> Occurrence? {
+        guard kind == .hydration else { return schedule.latest(kind, atOrBefore: date) }
+        return schedule.latestHydration(atOrBefore: date, lastDrink: try lastDrink(atOrBefore: date))
+    }
+
+    /// The next occurrence of every enabled event after `date`, soonest first: the daemon's next wake-up. Drinks
+    /// logged later only move the hydration reminder later, so waking at this time and asking again never misses.
+    public func upcoming(after date: Date) throws -> [Occurrence] {
+        try schedule.kinds.compactMap { try next($0, after: date) }.sorted { $0.date < $1.date }
+    }
+
+    /// When the latest drink (water or another) at or before `date` was logged for.
+    func lastDrink(atOrBefore date: Date) throws -> Date? {
+        try database.lastIntake(of: [.water, .beverage], atOrBefore: date)?.date
+    }
+
     /// Reminders this late (after a suspend, say) are dropped rather than shown out of their moment.
     public static let reminderGrace: TimeInterval = 15 * 60
 
@@ -54,6 +77,10 @@ public struct EventRunner: Sendable {
             unit: settings.unit, now: now, entries: entries, before: before, progress: snapshot.progress)
         summary.trendAnalysis = try database.trend(
             unit: settings.unit, goal: snapshot.goal?.weight, now: now, calendar: calendar)
+        // The window's end is included, as for the weigh-ins (the store's upper bound is excluded).
+        summary.intake = WeekIntake(
+            events: try database.intakeEvents(from: summary.weekStart, to: now.addingTimeInterval(1)),
+            volumeUnit: settings.intake.volumeUnit)
         return summary
     }
 
@@ -110,8 +137,23 @@ public struct EventRunner: Sendable {
             } else {
                 outcome = try postReminder(.streak, now, streakDays: days)
             }
-        case .meal, .hydration:
-            outcome = try postReminder(occurrence.kind, now)
+        case .meal:
+            let lastMeal = try database.lastIntake(of: [.meal], atOrBefore: occurrence.date)?.date
+            if let why = IntakeRules.mealSkip(at: occurrence.date, lastMeal: lastMeal) {
+                outcome = .skipped(why)
+            } else {
+                outcome = try postReminder(occurrence.kind, now)
+            }
+        case .hydration:
+            let day = try database.intakeDay(containing: now, goals: settings.intake, calendar: calendar)
+            if let why = IntakeRules.hydrationSkip(
+                at: now, day: day, lastDrink: try lastDrink(atOrBefore: now),
+                intervalMinutes: settings.reminders.hydrationInterval)
+            {
+                outcome = .skipped(why)
+            } else {
+                outcome = try postReminder(.hydration, now)
+            }
         }
         if case .sent = outcome { try database.markClaim(occurrence.key, sent: true) }
         return outcome

@@ -127,3 +127,41 @@ public struct Schedule: Sendable {
         return now.timeIntervalSince(latest.date) <= Schedule.firstRunWindow ? latest : nil
     }
 }
+
+extension Schedule {
+    /// The hydration reminder's next occurrence after `date`, its interval counted from `lastDrink` (the latest
+    /// drink at or before `date`, water or another).
+    ///
+    /// The first grid occurrence after the drink moves to the drink plus the interval and keeps its key, so the
+    /// claim table still fires it once; grid occurrences it passes are dropped. A moved time inside quiet hours
+    /// gives way to the next grid occurrence after it.
+    public func nextHydration(after date: Date, lastDrink: Date?) -> Occurrence? {
+        guard let lastDrink, let move = hydrationMove(after: lastDrink), move.due > date else {
+            return next(.hydration, after: date)
+        }
+        return move.moved ?? next(.hydration, after: move.due)
+    }
+
+    /// The latest hydration occurrence at or before `date`, moved by `lastDrink` as `nextHydration` moves it. While
+    /// the moved one is not due, this is the latest before the drink (which the drink makes pointless anyway).
+    public func latestHydration(atOrBefore date: Date, lastDrink: Date?) -> Occurrence? {
+        guard let lastDrink, let move = hydrationMove(after: lastDrink) else {
+            return latest(.hydration, atOrBefore: date)
+        }
+        guard move.due <= date else { return latest(.hydration, atOrBefore: lastDrink) }
+        if let plain = latest(.hydration, atOrBefore: date), plain.date >= move.due { return plain }
+        return move.moved ?? latest(.hydration, atOrBefore: lastDrink)
+    }
+
+    /// What a drink does to the hydration grid: when the first occurrence after it falls within the interval,
+    /// that occurrence moved to `due` (nil when `due` is inside quiet hours). Nil when the drink moves nothing.
+    func hydrationMove(after lastDrink: Date) -> (due: Date, moved: Occurrence?)? {
+        let due = IntakeRules.hydrationDue(after: lastDrink, intervalMinutes: settings.reminders.hydrationInterval)
+        guard let first = next(.hydration, after: lastDrink), first.date < due else { return nil }
+        let local = calendar.dateComponents([.hour, .minute], from: due)
+        guard let hour = local.hour, let minute = local.minute,
+            !settings.quietHours.contains(LocalTime(hour: hour, minute: minute))
+        else { return (due, nil) }
+        return (due, Occurrence(kind: .hydration, date: due, key: first.key))
+    }
+}

@@ -17,6 +17,8 @@ public struct WeeklySummary: Sendable, Equatable {
     public var progress: GoalProgress?
     /// The trend weight, weekly rate and forecast at the end of the week, when known.
     public var trendAnalysis: TrendAnalysis?
+    /// The week's drinks and meals; nil when nothing was logged in the intake log that week.
+    public var intake: WeekIntake?
 
     public static let window: TimeInterval = 7 * 24 * 3600
 
@@ -49,10 +51,11 @@ public struct WeeklySummary: Sendable, Equatable {
     /// The notification: a summary with entries, or a gentle reminder without (US3-2).
     public var notification: DesktopNotification {
         func w(_ v: Double) -> String { Weight(v, unit).formatted }
+        let intakeLine = intake.map { " " + $0.sentence } ?? ""
         guard let latest else {
             return DesktopNotification(
                 key: "summary", title: "Time for a weigh-in?",
-                body: "No weigh-ins this week. A quick one today keeps your progress on track.",
+                body: "No weigh-ins this week. A quick one today keeps your progress on track." + intakeLine,
                 category: .summary)
         }
         let current = latest.weight.value(in: unit)
@@ -74,6 +77,36 @@ public struct WeeklySummary: Sendable, Equatable {
             body += " Set a goal with 'w8 goal' to see your progress."
         }
         if let line = trendAnalysis?.summaryLine { body += " " + line }
+        body += intakeLine
         return DesktopNotification(key: "summary", title: title, body: body, category: .summary)
+    }
+}
+
+/// The week's drinks and meals in the weekly summary, averaged over the 7 days of its window (days with nothing
+/// logged count as zero).
+public struct WeekIntake: Sendable, Equatable {
+    /// Millilitres of water in the week.
+    public var water: Int
+    public var meals: Int
+    public var volumeUnit: VolumeUnit
+
+    /// The days averaged over: the summary's whole window.
+    public static let days = 7.0
+
+    /// The totals of the week's `events`; nil when there are none.
+    public init?(events: [IntakeEvent], volumeUnit: VolumeUnit) {
+        guard !events.isEmpty else { return nil }
+        water = events.filter { $0.kind == .water }.reduce(0) { $0 + ($1.volume ?? 0) }
+        meals = events.filter { $0.kind == .meal }.count
+        self.volumeUnit = volumeUnit
+    }
+
+    public var averageWaterPerDay: Double { Double(water) / WeekIntake.days }
+    public var averageMealsPerDay: Double { Double(meals) / WeekIntake.days }
+
+    /// "Daily average: 1071 ml water, 2.4 meals."
+    public var sentence: String {
+        let water = volumeUnit.format(millilitres: Int(averageWaterPerDay.rounded()))
+        return "Daily average: \(water) water, \(Weight.decimal(averageMealsPerDay)) meals."
     }
 }

@@ -16,10 +16,12 @@ public struct WidgetEntry: Sendable, Equatable {
     public var trend: WeightTrend
     /// Progress toward the goal, uncapped (negative when moving away); nil without a goal.
     public var progressPercent: Double?
+    /// Today's intake totals, for the water line; nil leaves it out.
+    public var intake: IntakeDay?
 
     public init(
         date: Date, currentWeight: Double?, unit: WeightUnit, goalWeight: Double?, entryDate: Date?,
-        trend: WeightTrend, progressPercent: Double?
+        trend: WeightTrend, progressPercent: Double?, intake: IntakeDay? = nil
     ) {
         self.date = date
         self.currentWeight = currentWeight
@@ -28,15 +30,23 @@ public struct WidgetEntry: Sendable, Equatable {
         self.entryDate = entryDate
         self.trend = trend
         self.progressPercent = progressPercent
+        self.intake = intake
     }
 
-    /// The entry for `now`, from the progress snapshot and the summary of the 7 days up to `now`.
-    public init(now: Date, snapshot: ProgressSnapshot, week: WeeklySummary) {
+    /// The entry for `now`, from the progress snapshot, the summary of the 7 days up to `now` and today's intake.
+    public init(now: Date, snapshot: ProgressSnapshot, week: WeeklySummary, intake: IntakeDay? = nil) {
         let unit = snapshot.unit
         self.init(
             date: now, currentWeight: snapshot.current?.weight.value(in: unit), unit: unit,
             goalWeight: snapshot.goal?.weight.value(in: unit), entryDate: snapshot.current?.date,
-            trend: snapshot.current == nil ? .unknown : week.trend, progressPercent: snapshot.progress?.percent)
+            trend: snapshot.current == nil ? .unknown : week.trend, progressPercent: snapshot.progress?.percent,
+            intake: intake)
+    }
+
+    /// "Water 750 of 2000 ml today (37%)", when a water goal is set or water was logged today.
+    public var waterLine: String? {
+        guard let intake, intake.goals.waterGoal > 0 || intake.water > 0 else { return nil }
+        return intake.waterLine
     }
 
     /// The text of the empty state.
@@ -67,8 +77,12 @@ public struct WidgetEntry: Sendable, Equatable {
     }
 
     /// A few lines for a tooltip: the latest weight and when, the week's direction, the goal and progress.
+    /// The water line comes last, also in the empty state.
     public func tooltip(formatDate: (Date) -> String) -> String {
-        guard let currentWeight, let entryDate else { return "W8Trackr: no weigh-ins yet. Log one with 'w8 add 182.4'." }
+        guard let currentWeight, let entryDate else {
+            return (["W8Trackr: no weigh-ins yet. Log one with 'w8 add 182.4'."] + [waterLine].compactMap { $0 })
+                .joined(separator: "\n")
+        }
         var lines = ["W8Trackr: \(Weight(currentWeight, unit).formatted) on \(formatDate(entryDate))"]
         switch trend {
         case .unknown: lines.append("7-day trend: not enough weigh-ins")
@@ -78,6 +92,7 @@ public struct WidgetEntry: Sendable, Equatable {
             let progress = progressPercent.map { "\(GoalProgress.displayPercent($0, decimals: 1))%" } ?? "at the goal"
             lines.append("Goal \(Weight(goalWeight, unit).formatted): \(progress)")
         }
+        if let waterLine { lines.append(waterLine) }
         return lines.joined(separator: "\n")
     }
 }

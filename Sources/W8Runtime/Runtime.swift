@@ -81,7 +81,8 @@ public struct Runtime: Sendable {
         let (entries, before) = try database.week(from: now.addingTimeInterval(-WeeklySummary.window), to: now)
         return WidgetEntry(
             now: now, snapshot: try database.snapshot(unit: settings.unit),
-            week: WeeklySummary(unit: settings.unit, now: now, entries: entries, before: before, progress: nil))
+            week: WeeklySummary(unit: settings.unit, now: now, entries: entries, before: before, progress: nil),
+            intake: try database.intakeDay(containing: now, goals: settings.intake, calendar: calendar))
     }
 
     /// A runtime and the settings it reads from config.toml: what nearly every command starts with.
@@ -153,8 +154,10 @@ public struct Runtime: Sendable {
             statusBar: WaybarRefresh(offset: settings.widgetSignal))
     }
 
-    public func eventRunner() throws -> EventRunner {
-        eventRunner(database: try database(), sink: sink(), settings: try settings(), calendar: calendar)
+    public func eventRunner() throws -> EventRunner { try eventRunner(settings: try settings()) }
+
+    public func eventRunner(settings: Settings) throws -> EventRunner {
+        eventRunner(database: try database(), sink: sink(), settings: settings, calendar: calendar)
     }
 
     /// The runner of scheduled events, its summary carrying the sparkline image.

@@ -41,7 +41,7 @@ public final class Scheduler: Sendable {
         var since = clock()
         while true {
             let runner = makeRunner(settings, calendar())
-            let next = runner.schedule.upcoming(after: clock()).first?.date
+            let next = upcoming(runner, after: clock()).first?.date
             switch waiter.wait(until: next) {
             case .deadline:
                 since = fireDue(runner, since: since)
@@ -64,12 +64,28 @@ public final class Scheduler: Sendable {
         let now = clock()
         catchUp(runner.settings)
         for kind in runner.schedule.kinds where kind.isReminder {
-            guard let occurrence = runner.schedule.latest(kind, atOrBefore: now), occurrence.date > since else {
+            let latest: Occurrence?
+            do {
+                latest = try runner.latest(kind, atOrBefore: now)
+            } catch {
+                log("\(kind): \(error.localizedDescription)")
                 continue
             }
+            guard let occurrence = latest, occurrence.date > since else { continue }
             report(occurrence, Result { try runner.fire(occurrence, at: now) })
         }
         return now
+    }
+
+    /// The next events, the hydration reminder counted from the last drink; when the database cannot be read,
+    /// the plain schedule (the runner checks again when it fires).
+    func upcoming(_ runner: EventRunner, after date: Date) -> [Occurrence] {
+        do {
+            return try runner.upcoming(after: date)
+        } catch {
+            log("planning without the intake log: \(error.localizedDescription)")
+            return runner.schedule.upcoming(after: date)
+        }
     }
 
     /// Sends a summary missed since the last run (at start, after a wake-up or a clock change) and remembers now.
@@ -100,8 +116,13 @@ public final class Scheduler: Sendable {
     }
 
     func describeNext(_ settings: Settings) -> String {
-        let schedule = Schedule(settings: settings, calendar: calendar())
-        guard let next = schedule.upcoming(after: clock()).first else { return "no events enabled" }
-        return "next: \(next.key)"
+        guard let next = upcoming(makeRunner(settings, calendar()), after: clock()).first else {
+            return "no events enabled"
+        }
+        let local = calendar().dateComponents([.hour, .minute], from: next.date)
+        let time = String(format: "%02d:%02d", local.hour ?? 0, local.minute ?? 0)
+        // A hydration reminder moved by a drink keeps its key; say when it fires.
+        let moved = next.kind == .hydration && !next.key.hasSuffix(time)
+        return "next: \(next.key)" + (moved ? " at \(time), counted from the last drink" : "")
     }
 }

@@ -24,7 +24,7 @@ extension W8 {
             abstract: "Log a drink: water, or with --beverage another drink. Prints the day's water against the goal.",
             discussion: IntakeInput.drinkHelp)
 
-        @Argument(help: "How much; one cup if left out.")
+        @Argument(help: "How much; one cup if left out.", completion: .list(["cup", "bottle"]))
         var amount: String = "cup"
 
         @Flag(help: "Another drink than water (coffee, tea, juice).")
@@ -49,7 +49,7 @@ extension W8 {
                 none). Examples: w8 eat meal · w8 eat snack --calories 150 --note apple
                 """)
 
-        @Argument(help: "meal or snack.")
+        @Argument(help: "meal or snack.", completion: .list(["meal", "snack"]))
         var what: String
 
         @OptionGroup var options: IntakeOptions

@@ -41,14 +41,18 @@ extension W8 {
 
     struct Schedule: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "List the next time of every enabled event.", discussion: "Example: w8 schedule --json")
+            abstract: "List the next time of every enabled event.",
+            discussion: """
+                The hydration reminder is counted from the last drink logged ('w8 drink'). \
+                Example: w8 schedule --json
+                """)
 
         @OptionGroup var output: OutputOptions
 
         func run() throws {
-            let (runtime, settings) = try Runtime.loaded()
-            let schedule = W8Core.Schedule(settings: settings, calendar: runtime.calendar)
-            show(runtime.presenter(settings).schedule(schedule.upcoming(after: runtime.now), json: output.json))
+            let (runtime, settings) = try Runtime.loaded()  // a bad config file is refused before the database is opened
+            let upcoming = try runtime.eventRunner(settings: settings).upcoming(after: runtime.now)
+            show(runtime.presenter(settings).schedule(upcoming, json: output.json))
         }
     }
 

@@ -38,13 +38,15 @@ import W8TestSupport
                   "goal_weight": null,
                   "entry_date": null,
                   "trend": "unknown",
-                  "progress_percent": null
+                  "progress_percent": null,
+                  "water_ml": 0,
+                  "water_goal_ml": 2000
                 }
 
                 """)
         #expect(
             out["waybar"]
-                == #"{"text":"no weigh-ins yet","tooltip":"W8Trackr: no weigh-ins yet. Log one with 'w8 add 182.4'.","class":"unknown"}"#
+                == #"{"text":"no weigh-ins yet","tooltip":"W8Trackr: no weigh-ins yet. Log one with 'w8 add 182.4'.\nWater 0 of 2000 ml today (0%)","class":"unknown"}"#
                 + "\n")
         #expect(out["i3blocks"] == "no weigh-ins yet\nno weigh-ins yet\n")
         #expect(out["polybar"] == "no weigh-ins yet\n")
@@ -62,14 +64,16 @@ import W8TestSupport
                   "goal_weight": null,
                   "entry_date": "2026-11-20T08:00:00+01:00",
                   "trend": "unknown",
-                  "progress_percent": null
+                  "progress_percent": null,
+                  "water_ml": 0,
+                  "water_goal_ml": 2000
                 }
 
                 """)
         // No goal: no progress, and no percentage for waybar's bar.
         #expect(
             out["waybar"]
-                == #"{"text":"180.0 lb","tooltip":"W8Trackr: 180.0 lb on Fri 20 Nov 2026 08:00\n7-day trend: not enough weigh-ins","class":"unknown"}"#
+                == #"{"text":"180.0 lb","tooltip":"W8Trackr: 180.0 lb on Fri 20 Nov 2026 08:00\n7-day trend: not enough weigh-ins\nWater 0 of 2000 ml today (0%)","class":"unknown"}"#
                 + "\n")
         #expect(out["i3blocks"] == "180.0 lb\n180.0\n")
         #expect(out["polybar"] == "180.0 lb\n")
@@ -90,13 +94,15 @@ import W8TestSupport
                   "goal_weight": 160.0,
                   "entry_date": "2026-11-20T08:00:00+01:00",
                   "trend": "down",
-                  "progress_percent": 25.0
+                  "progress_percent": 25.0,
+                  "water_ml": 0,
+                  "water_goal_ml": 2000
                 }
 
                 """)
         #expect(
             out["waybar"]
-                == #"{"text":"175.0 lb ↓ 25%","tooltip":"W8Trackr: 175.0 lb on Fri 20 Nov 2026 08:00\n7-day trend: down\nGoal 160.0 lb: 25.0%","class":"down","percentage":25}"#
+                == #"{"text":"175.0 lb ↓ 25%","tooltip":"W8Trackr: 175.0 lb on Fri 20 Nov 2026 08:00\n7-day trend: down\nGoal 160.0 lb: 25.0%\nWater 0 of 2000 ml today (0%)","class":"down","percentage":25}"#
                 + "\n")
         #expect(out["i3blocks"] == "175.0 lb ↓ 25%\n175.0 ↓\n")
         #expect(out["polybar"] == "175.0 lb ↓ 25%\n")
@@ -117,14 +123,16 @@ import W8TestSupport
                   "goal_weight": 75.0,
                   "entry_date": "2026-11-20T08:00:00+01:00",
                   "trend": "up",
-                  "progress_percent": -20.0
+                  "progress_percent": -20.0,
+                  "water_ml": 0,
+                  "water_goal_ml": 2000
                 }
 
                 """)
         // The bar's percentage is capped at 0 while the text keeps the honest -20%.
         #expect(
             out["waybar"]
-                == #"{"text":"81.0 kg ↑ -20%","tooltip":"W8Trackr: 81.0 kg on Fri 20 Nov 2026 08:00\n7-day trend: up\nGoal 75.0 kg: -20.0%","class":"up","percentage":0}"#
+                == #"{"text":"81.0 kg ↑ -20%","tooltip":"W8Trackr: 81.0 kg on Fri 20 Nov 2026 08:00\n7-day trend: up\nGoal 75.0 kg: -20.0%\nWater 0 of 2000 ml today (0%)","class":"up","percentage":0}"#
                 + "\n")
         #expect(out["i3blocks"] == "81.0 kg ↑ -20%\n81.0 ↑\n")
         #expect(out["polybar"] == "81.0 kg ↑ -20%\n")
@@ -137,7 +145,7 @@ import W8TestSupport
         #expect(out["text"] == "180.3 lb →\n")
         #expect(
             out["waybar"]
-                == #"{"text":"180.3 lb →","tooltip":"W8Trackr: 180.3 lb on Fri 20 Nov 2026 08:00\n7-day trend: stable","class":"stable"}"#
+                == #"{"text":"180.3 lb →","tooltip":"W8Trackr: 180.3 lb on Fri 20 Nov 2026 08:00\n7-day trend: stable\nWater 0 of 2000 ml today (0%)","class":"stable"}"#
                 + "\n")
         #expect(out["i3blocks"] == "180.3 lb →\n180.3 →\n")
     }
@@ -149,6 +157,34 @@ import W8TestSupport
         ])
         #expect(out["text"] == "168.0 lb ↓ 120%\n")
         #expect(out["waybar"]?.contains(#""percentage":100}"#) == true)
+    }
+
+    /// Today's water, from the intake log: in the JSON and as the tooltip's last line; yesterday's does not count.
+    @Test func waterToday() throws {
+        let out = try widget([
+            ["add", "180", "--date", "2026-11-20T08:00"], ["drink", "500", "--date", "2026-11-21T09:00"],
+            ["drink", "cup", "--date", "2026-11-21T11:30"], ["drink", "1l", "--date", "2026-11-20T20:00"],
+        ])
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: Data((out["json"] ?? "").utf8)) as? [String: Any])
+        #expect(json["water_ml"] as? Int == 750)
+        #expect(json["water_goal_ml"] as? Int == 2000)
+        #expect(
+            out["waybar"]
+                == #"{"text":"180.0 lb","tooltip":"W8Trackr: 180.0 lb on Fri 20 Nov 2026 08:00\n7-day trend: not enough weigh-ins\nWater 750 of 2000 ml today (37%)","class":"unknown"}"#
+                + "\n")
+        #expect(out["text"] == "180.0 lb\n", "the one-line formats are unchanged")
+    }
+
+    /// Without a water goal the JSON's goal is null, and a day without water has no water line.
+    @Test func noWaterGoal() throws {
+        let out = try widget([["config", "intake.water_goal_ml", "0"]])
+        #expect(out["json"]?.contains(#""water_ml": 0,"#) == true)
+        #expect(out["json"]?.contains(#""water_goal_ml": null"#) == true)
+        #expect(
+            out["waybar"]
+                == #"{"text":"no weigh-ins yet","tooltip":"W8Trackr: no weigh-ins yet. Log one with 'w8 add 182.4'.","class":"unknown"}"#
+                + "\n")
     }
 
     @Test func badFormatIsAUsageError() throws {

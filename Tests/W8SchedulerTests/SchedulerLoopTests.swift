@@ -11,14 +11,18 @@ final class ScriptedWaiter: Waiting, @unchecked Sendable {
     private var script: [WaiterWake]
     private(set) var deadlines: [Date?] = []
     let clock: ManualClock
+    /// Runs as the loop starts each wait (with its index), like another process acting while the daemon sleeps.
+    let whileWaiting: @Sendable (Int) -> Void
 
-    init(_ script: [WaiterWake], clock: ManualClock) {
+    init(_ script: [WaiterWake], clock: ManualClock, whileWaiting: @escaping @Sendable (Int) -> Void = { _ in }) {
         self.script = script
         self.clock = clock
+        self.whileWaiting = whileWaiting
     }
 
     func wait(until date: Date?) -> WaiterWake {
         lock.withLock {
+            whileWaiting(deadlines.count)
             deadlines.append(date)
             let wake = script.isEmpty ? .stopped : script.removeFirst()
             if wake == .deadline, let date { clock.set(date) }
@@ -41,7 +45,7 @@ final class ManualClock: @unchecked Sendable {
 
     func scheduler(
         _ store: TemporaryDatabase, _ sink: InMemoryNotificationSink, waiter: ScriptedWaiter,
-        settings: @escaping @Sendable () throws -> Settings
+        log: LogLines = LogLines(), settings: @escaping @Sendable () throws -> Settings
     ) -> Scheduler {
         let calendar = calendar
         return Scheduler(
@@ -49,7 +53,7 @@ final class ManualClock: @unchecked Sendable {
                 EventRunner(database: store.database, sink: sink, settings: settings, calendar: calendar)
             },
             waiter: waiter, loadSettings: settings, clock: { waiter.clock.now() }, calendar: { calendar },
-            log: { _ in })
+            log: { log.append($0) })
     }
 
     @Test("It sleeps until the next reminder, fires it at its deadline, then sleeps until the next one")
@@ -107,9 +111,127 @@ final class ManualClock: @unchecked Sendable {
     }
 }
 
+final class LogLines: @unchecked Sendable {
+    private let lock = NSLock()
+    private var _lines: [String] = []
+    func append(_ line: String) { lock.withLock { _lines.append(line) } }
+    var lines: [String] { lock.withLock { _lines } }
+}
+
 final class ManualCounter: @unchecked Sendable {
     private let lock = NSLock()
     private var value = 0
     /// The count before this call.
     func next() -> Int { lock.withLock { defer { value += 1 }; return value } }
+}
+
+/// The loop's hydration and meal reminders, read against the intake log (drinks and meals in the database).
+@Suite struct SchedulerIntakeTests {
+    let calendar = PinnedCalendar.berlin
+
+    /// Hydration every 120 minutes from 07:00; the summary off.
+    static let hydration: Settings = {
+        var settings = Settings()
+        settings.summary.enabled = false
+        settings.reminders.hydration = true
+        return settings
+    }()
+
+    func scheduler(
+        _ store: TemporaryDatabase, _ sink: InMemoryNotificationSink, waiter: ScriptedWaiter, log: LogLines,
+        settings: Settings = SchedulerIntakeTests.hydration
+    ) -> Scheduler {
+        SchedulerLoopTests().scheduler(store, sink, waiter: waiter, log: log) { settings }
+    }
+
+    func drink(_ store: TemporaryDatabase, _ millilitres: Int = 250, at date: Date) {
+        _ = try? store.database.addIntake(
+            IntakeEvent(kind: .water, date: date, volume: millilitres), goals: IntakeSettings(), notify: false,
+            now: date, calendar: calendar)
+    }
+
+    @Test("The next wake-up is the last drink plus the interval, not the next grid time; then the grid again")
+    func wakesCountedFromTheLastDrink() throws {
+        let store = try TemporaryDatabase()
+        defer { store.directory.remove() }
+        let sink = InMemoryNotificationSink()
+        drink(store, at: calendar.date(2026, 11, 23, 10, 30))
+        let waiter = ScriptedWaiter([.deadline], clock: ManualClock(calendar.date(2026, 11, 23, 10, 31)))
+        let log = LogLines()
+
+        scheduler(store, sink, waiter: waiter, log: log).run()
+
+        #expect(waiter.deadlines == [calendar.date(2026, 11, 23, 12, 30), calendar.date(2026, 11, 23, 13)])
+        #expect(sink.posted.map(\.title) == ["Drink some water"])
+        #expect(log.lines.contains("hydration@2026-11-23T11:00: sent (server id 1)"), "\(log.lines)")
+        #expect(log.lines.first == "started; next: hydration@2026-11-23T11:00 at 12:30, counted from the last drink")
+    }
+
+    @Test("A drink logged while it sleeps: it wakes at the old time, fires nothing, and sleeps until drink + interval")
+    func drinkWhileAsleep() throws {
+        let store = try TemporaryDatabase()
+        defer { store.directory.remove() }
+        let sink = InMemoryNotificationSink()
+        let drinkTime = calendar.date(2026, 11, 23, 8, 30)
+        let waiter = ScriptedWaiter([.deadline, .deadline], clock: ManualClock(calendar.date(2026, 11, 23, 7, 30))) {
+            [calendar] index in
+            if index == 0 {
+                SchedulerIntakeTests().drink(store, at: drinkTime)
+            }
+        }
+        let log = LogLines()
+
+        scheduler(store, sink, waiter: waiter, log: log).run()
+
+        #expect(
+            waiter.deadlines == [
+                calendar.date(2026, 11, 23, 9), calendar.date(2026, 11, 23, 10, 30), calendar.date(2026, 11, 23, 11),
+            ])
+        #expect(sink.posted.count == 1)
+        #expect(log.lines.filter { $0.hasPrefix("hydration@") } == ["hydration@2026-11-23T09:00: sent (server id 1)"])
+    }
+
+    @Test("With the day's water goal met, it wakes at the hydration time and skips the reminder")
+    func skipsAfterGoalMet() throws {
+        let store = try TemporaryDatabase()
+        defer { store.directory.remove() }
+        let sink = InMemoryNotificationSink()
+        for minute in 0..<8 { drink(store, at: calendar.date(2026, 11, 23, 6, minute)) }
+        let waiter = ScriptedWaiter([.deadline], clock: ManualClock(calendar.date(2026, 11, 23, 8, 30)))
+        let log = LogLines()
+
+        scheduler(store, sink, waiter: waiter, log: log).run()
+
+        #expect(waiter.deadlines.first == calendar.date(2026, 11, 23, 9))
+        #expect(sink.posted.isEmpty)
+        #expect(
+            log.lines.contains("hydration@2026-11-23T09:00: skipped: the day's water goal is met (2000 ml of 2000 ml)"),
+            "\(log.lines)")
+    }
+
+    @Test("A lunch reminder is skipped after a meal logged 2 hours before; at 2 h 01 it is posted")
+    func mealSkip() throws {
+        for (mealMinute, posted) in [(30, false), (29, true)] {
+            let store = try TemporaryDatabase()
+            defer { store.directory.remove() }
+            let sink = InMemoryNotificationSink()
+            _ = try store.database.addIntake(
+                IntakeEvent(kind: .meal, date: calendar.date(2026, 11, 23, 11, mealMinute)), goals: IntakeSettings(),
+                notify: false, now: calendar.date(2026, 11, 23, 11, mealMinute), calendar: calendar)
+            let waiter = ScriptedWaiter([.deadline], clock: ManualClock(calendar.date(2026, 11, 23, 12)))
+            var settings = Settings()
+            settings.summary.enabled = false
+            settings.reminders[enabled: .lunch] = true
+            let log = LogLines()
+
+            scheduler(store, sink, waiter: waiter, log: log, settings: settings).run()
+
+            #expect(waiter.deadlines.first == calendar.date(2026, 11, 23, 13, 30))
+            #expect(sink.posted.map(\.title) == (posted ? ["Lunch time"] : []))
+            let line =
+                "lunch@2026-11-23T13:30: "
+                + (posted ? "sent (server id 1)" : "skipped: a meal was logged 120 minutes before")
+            #expect(log.lines.contains(line), "\(log.lines)")
+        }
+    }
 }

@@ -139,6 +139,12 @@ extension Presenter {
                         ("goal_weight", .decimal(summary.progress?.goal)),
                         ("progress_percent", .decimal(summary.progress?.percent)),
                     ] + trendJSON(summary.trendAnalysis) + [
+                        // Averages over the 7 days; null when nothing was logged in the intake log that week.
+                        (
+                            "avg_water_ml_per_day",
+                            summary.intake.map { .integer(Int64($0.averageWaterPerDay.rounded())) } ?? .null
+                        ),
+                        ("avg_meals_per_day", .decimal(summary.intake?.averageMealsPerDay)),
                         ("title", .string(notification.title)),
                         ("body", .string(notification.body)),
                     ]

@@ -33,7 +33,15 @@ extension Presenter {
                 ("entry_date", .string(entry.entryDate.map(dates.iso8601))),
                 ("trend", .string(entry.trend.rawValue)),
                 ("progress_percent", .decimal(entry.progressPercent)),
+                ("water_ml", .integer(Int64(entry.intake?.water ?? 0))),
+                ("water_goal_ml", waterGoal(entry)),
             ]).rendered()
         }
+    }
+
+    /// The water goal in ml, or null when it is not set (0).
+    func waterGoal(_ entry: WidgetEntry) -> JSON {
+        guard let goal = entry.intake?.goals.waterGoal, goal > 0 else { return .null }
+        return .integer(Int64(goal))
     }
 }

@@ -42,7 +42,8 @@ let package = Package(
         // The command line: parse, one call into W8App through the Runtime, print.
         // The composition root, as isowords' ServerBootstrap: builds the store, the sink, the chart drawer and
         // the workflows once; the only place that reads the clock, the time zone and the environment.
-        .target(name: "W8Runtime", dependencies: ["W8Core", "W8Store", "W8App", "W8Libnotify", "W8Scheduler", "W8Chart"]),
+        .target(
+            name: "W8Runtime", dependencies: ["W8Core", "W8Store", "W8App", "W8Libnotify", "W8Scheduler", "W8Chart"]),
         .executableTarget(
             name: "w8",
             dependencies: [

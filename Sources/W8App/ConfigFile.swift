@@ -79,7 +79,8 @@ public struct ConfigFile: Sendable {
         } catch {
             throw AppError.config(path: directory, message: "cannot be created: \(error.localizedDescription)")
         }
-        let output = try TextOutput.replacing(path) { [path] in .config(path: path, message: "cannot be written: \($0)") }
+        let output = try TextOutput.replacing(path) { [path] in .config(path: path, message: "cannot be written: \($0)")
+        }
         try output.write(text)
         try output.commit()
     }

@@ -83,7 +83,8 @@ public struct Doctor: Sendable {
     /// Each enabled-by-install unit: the first directory that has it, and whether a `*.wants/` link enables it.
     func units() -> [UnitReport] {
         let user = paths.systemdUserDirectory
-        let directories = [user, systemUnitDirectories[0], paths.xdg.dataHome + "/systemd/user"]
+        let directories =
+            [user, systemUnitDirectories[0], paths.xdg.dataHome + "/systemd/user"]
             + systemUnitDirectories.dropFirst()
         let wants = [user, systemUnitDirectories[0]]
         let fm = FileManager.default
@@ -123,7 +124,8 @@ extension Presenter {
                         .array(
                             d.files.map { f in
                                 .object([
-                                    ("role", .string(f.role)), ("path", .string(f.path)), ("exists", .bool(f.mode != nil)),
+                                    ("role", .string(f.role)), ("path", .string(f.path)),
+                                    ("exists", .bool(f.mode != nil)),
                                     ("mode", .string(f.mode.map { String($0, radix: 8) })),
                                     ("private", f.isPrivate.map { .bool($0) } ?? .null),
                                 ])
@@ -155,7 +157,9 @@ extension Presenter {
             }
         case .unreachable(_, _, let message, let services):
             lines.append(label("Notification server:") + "none reachable: \(message)")
-            for service in services { lines.append(indent + "\(service.name) is started by D-Bus from \(service.file)") }
+            for service in services {
+                lines.append(indent + "\(service.name) is started by D-Bus from \(service.file)")
+            }
             lines.append(indent + "milestones are still recorded; see 'w8 milestones'")
         }
         for file in d.files {
@@ -171,7 +175,8 @@ extension Presenter {
         if let problem = d.configProblem { lines.append(label("Config:") + "INVALID: \(problem)") }
         for unit in d.units {
             let name = label("Unit \(unit.name): ") + " "
-            lines.append(name + (unit.path.map { "\($0), \(unit.enabled ? "enabled" : "not enabled")" } ?? "not installed"))
+            lines.append(
+                name + (unit.path.map { "\($0), \(unit.enabled ? "enabled" : "not enabled")" } ?? "not installed"))
         }
         return lines
     }

@@ -44,7 +44,9 @@ public struct IntakeLog: Sendable {
     }
 
     /// Logs a meal or a snack; without `calories`, it counts the configured `meal_calories` or `snack_calories`.
-    public func eat(_ kind: IntakeKind, calories: Int? = nil, at date: Date, note: String? = nil) throws -> IntakeOutcome {
+    public func eat(_ kind: IntakeKind, calories: Int? = nil, at date: Date, note: String? = nil) throws
+        -> IntakeOutcome
+    {
         precondition(!kind.isDrink, "eat takes a meal or a snack")
         let counted = calories ?? (kind == .meal ? settings.intake.mealCalories : settings.intake.snackCalories)
         return try log(IntakeEvent(kind: kind, date: date, calories: counted, note: note))
@@ -89,7 +91,8 @@ public struct IntakeLog: Sendable {
     /// The events of the last `days` local days (today included), newest first.
     public func events(days: Int) throws -> [IntakeEvent] {
         let today = calendar.startOfDay(for: now)
-        let start = calendar.date(byAdding: .day, value: -(days - 1), to: today.addingTimeInterval(3600))
+        let start =
+            calendar.date(byAdding: .day, value: -(days - 1), to: today.addingTimeInterval(3600))
             .map { calendar.startOfDay(for: $0) } ?? today
         return try database.intakeEvents(from: start, to: .distantFuture)
     }

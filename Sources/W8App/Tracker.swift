@@ -75,7 +75,9 @@ public struct Tracker: Sendable {
         deliver(try database.removeEntry(id: id, context: context))
     }
 
-    public func setGoal(_ weight: Weight, at date: Date) throws -> (goal: Goal, newJourney: Bool, outcome: TrackerOutcome) {
+    public func setGoal(_ weight: Weight, at date: Date) throws -> (
+        goal: Goal, newJourney: Bool, outcome: TrackerOutcome
+    ) {
         let (goal, newJourney, change) = try database.setGoal(weight, at: date, context: context)
         return (goal, newJourney, deliver(change))
     }

@@ -25,7 +25,8 @@ struct SparklineDrawing: Sendable {
         }
         let span = last.date.timeIntervalSince(first.date)
         let x = { (date: Date) in
-            span > 0 ? plot.left + date.timeIntervalSince(first.date) / span * (plot.right - plot.left)
+            span > 0
+                ? plot.left + date.timeIntervalSince(first.date) / span * (plot.right - plot.left)
                 : (plot.left + plot.right) / 2
         }
         let y = { (value: Double) in

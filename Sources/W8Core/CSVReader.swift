@@ -141,7 +141,9 @@ public struct CSVReader: Sendable {
             while let b = bytes.first, b == 32 || b == 9 { bytes.removeFirst() }
             while let b = bytes.last, b == 32 || b == 9 { bytes.removeLast() }
         }
-        fields.append(bytes.count == field.count ? String(decoding: field, as: UTF8.self) : String(decoding: Array(bytes), as: UTF8.self))
+        fields.append(
+            bytes.count == field.count
+                ? String(decoding: field, as: UTF8.self) : String(decoding: Array(bytes), as: UTF8.self))
         field = []
         fieldWasQuoted = false
         quoteClosed = false

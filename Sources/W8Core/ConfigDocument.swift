@@ -62,7 +62,8 @@ public struct ConfigDocument: Sendable, Equatable {
             guard keyText.wholeMatch(of: #/[A-Za-z0-9_-]+(\s*\.\s*[A-Za-z0-9_-]+)*/#) != nil else {
                 throw fail("'\(keyText)' is not a key")
             }
-            let leaf = keyText.split(separator: ".").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ".")
+            let leaf = keyText.split(separator: ".").map { $0.trimmingCharacters(in: .whitespaces) }.joined(
+                separator: ".")
             let key = table.isEmpty ? leaf : table + "." + leaf
             guard seen.insert(key).inserted else { throw fail("key '\(key)' is set twice") }
             let value = try Self.value(content[content.index(after: eq)...], fail: fail)
@@ -116,12 +117,16 @@ public struct ConfigDocument: Sendable, Equatable {
             default:
                 guard literal.wholeMatch(of: #/[+-]?[0-9](_?[0-9])*/#) != nil,
                     let i = Int(literal.replacingOccurrences(of: "_", with: ""))
-                else { throw fail("'\(literal)' is not a value settings use: a \"string\", a whole number, true or false") }
+                else {
+                    throw fail("'\(literal)' is not a value settings use: a \"string\", a whole number, true or false")
+                }
                 value = .integer(i)
             }
         }
         let trailing = rest.trimmingCharacters(in: .whitespaces)
-        guard trailing.isEmpty || trailing.hasPrefix("#") else { throw fail("unexpected '\(trailing)' after the value") }
+        guard trailing.isEmpty || trailing.hasPrefix("#") else {
+            throw fail("unexpected '\(trailing)' after the value")
+        }
         return value
     }
 

@@ -27,7 +27,8 @@ public struct EntryInput: Sendable {
     }
 
     /// The change an edit makes: only the fields given, each checked first.
-    public func changes(defaultUnit: WeightUnit, now: Date, calendar: Calendar) throws -> @Sendable (inout WeightEntry)
+    public func changes(defaultUnit: WeightUnit, now: Date, calendar: Calendar) throws
+        -> @Sendable (inout WeightEntry)
         -> Void
     {
         let newWeight = try weight.map { try WeightInput.weight($0, unit: unit, defaultUnit: defaultUnit) }

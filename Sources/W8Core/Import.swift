@@ -260,7 +260,9 @@ struct HeaderPrefix {
                 firstLine = line
                 return
             }
-            if end + 1 < bytes.count, bytes[end] == UInt8(ascii: "\r"), bytes[end + 1] == UInt8(ascii: "\n") { end += 1 }
+            if end + 1 < bytes.count, bytes[end] == UInt8(ascii: "\r"), bytes[end + 1] == UInt8(ascii: "\n") {
+                end += 1
+            }
             start = end + 1
             line += 1
         }
@@ -324,8 +326,9 @@ struct ImportLayout: Sendable {
         if header.contains("date"), header.contains("time"), header.contains("weight") { return .openscale }
         if genericColumns(header) != nil { return .generic }
         // No header: a first line of date and weight is generic data.
-        if raw.count >= 2, (try? ImportDates.parse(raw[0], pattern: options.datePattern, options: options)) != nil
-            || ImportDates.isSlashed(raw[0])
+        if raw.count >= 2,
+            (try? ImportDates.parse(raw[0], pattern: options.datePattern, options: options)) != nil
+                || ImportDates.isSlashed(raw[0])
         {
             return .generic
         }

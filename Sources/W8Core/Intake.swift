@@ -166,7 +166,8 @@ extension DesktopNotification {
         let unit = day.goals.volumeUnit
         return DesktopNotification(
             key: "intake.water-goal", title: "Water goal reached!",
-            body: "\(unit.format(millilitres: day.water)) today, your goal is \(unit.format(millilitres: day.goals.waterGoal)). "
+            body:
+                "\(unit.format(millilitres: day.water)) today, your goal is \(unit.format(millilitres: day.goals.waterGoal)). "
                 + "Well done!",
             urgency: .normal, category: .intake)
     }

@@ -43,7 +43,8 @@ public enum IntakeInput {
 
     /// Kilocalories from `--calories`: a whole number from 0 to 10,000.
     public static func calories(_ text: String) throws -> Int {
-        guard let value = Int(text.trimmingCharacters(in: .whitespaces)), (0...IntakeSettings.maxCalories).contains(value)
+        guard let value = Int(text.trimmingCharacters(in: .whitespaces)),
+            (0...IntakeSettings.maxCalories).contains(value)
         else { throw W8CoreError.caloriesInvalid(text) }
         return value
     }

@@ -27,7 +27,8 @@ extension DesktopNotification {
             body = "Just \(toGo). \(soFar). You've got this!"
         case .complete:
             title = "Goal achieved! You reached \(w(progress.goal))"
-            body = "Congratulations! You've \(verb) \(w(max(progress.changeSoFar, 0))) since you started "
+            body =
+                "Congratulations! You've \(verb) \(w(max(progress.changeSoFar, 0))) since you started "
                 + "at \(w(progress.start))."
         }
         return DesktopNotification(

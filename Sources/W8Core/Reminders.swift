@@ -9,9 +9,15 @@ extension DesktopNotification {
         let (title, body): (String, String)
         switch kind {
         case .weighIn, .weeklySummary:
-            (title, body) = ("Time to weigh in", "Step on the scale and log it with 'w8 add'. A daily weigh-in makes your trend clear.")
+            (title, body) = (
+                "Time to weigh in",
+                "Step on the scale and log it with 'w8 add'. A daily weigh-in makes your trend clear."
+            )
         case .streak:
-            (title, body) = ("Keep your \(streakDays)-day streak going", "No weigh-in yet today. Log one before midnight to keep your streak.")
+            (title, body) = (
+                "Keep your \(streakDays)-day streak going",
+                "No weigh-in yet today. Log one before midnight to keep your streak."
+            )
         case .meal(let meal):
             (title, body) = ("\(meal.rawValue.capitalized) time", "Time for \(meal.rawValue). Enjoy a good meal!")
         case .hydration:

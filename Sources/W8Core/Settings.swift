@@ -50,7 +50,8 @@ public struct ReminderSettings: Sendable, Equatable {
     /// How many days in a row make a streak worth warning about.
     public var streakDays = 3
     public var meals: [Meal: Bool] = [.breakfast: false, .lunch: false, .dinner: false]
-    public var mealTimes: [Meal: LocalTime] = Dictionary(uniqueKeysWithValues: Meal.allCases.map { ($0, $0.defaultTime) })
+    public var mealTimes: [Meal: LocalTime] = Dictionary(
+        uniqueKeysWithValues: Meal.allCases.map { ($0, $0.defaultTime) })
     /// A drink-water reminder every `hydrationInterval` minutes (iShnak had the unit wrong: it is minutes).
     public var hydration = false
     public var hydrationInterval = 120
@@ -86,7 +87,9 @@ public struct Settings: Sendable, Equatable {
     /// The largest N with SIGRTMIN+N ≤ SIGRTMAX on Linux (34 + 30 = 64).
     public static let widgetSignalRange = 0...30
 
-    public init(unit: WeightUnit = .lb, notifications: NotificationPreferences = .init(), summary: SummarySchedule = .init()) {
+    public init(
+        unit: WeightUnit = .lb, notifications: NotificationPreferences = .init(), summary: SummarySchedule = .init()
+    ) {
         self.unit = unit
         self.notifications = notifications
         self.summary = summary
@@ -104,7 +107,8 @@ public enum SettingValue: Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .bool(let b): b ? "true" : "false"
         case .integer(let i): String(i)
-        case .string(let s): "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        case .string(let s):
+            "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
         }
     }
 

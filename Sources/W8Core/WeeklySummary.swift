@@ -42,7 +42,9 @@ public struct WeeklySummary: Sendable, Equatable {
 
     /// The 7-day direction of the latest weight against the baseline.
     public var trend: WeightTrend {
-        guard let latest, let baseline, entries.count + (baseline == entries.first ? 0 : 1) >= 2 else { return .unknown }
+        guard let latest, let baseline, entries.count + (baseline == entries.first ? 0 : 1) >= 2 else {
+            return .unknown
+        }
         let delta = latest.weight.value(in: unit) - baseline.weight.value(in: unit)
         if abs(delta) < unit.stableThreshold { return .stable }
         return delta > 0 ? .up : .down

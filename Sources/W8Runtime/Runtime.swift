@@ -94,7 +94,8 @@ public struct Runtime: Sendable {
     /// The exporter of the store, recording `version` in backups.
     public func exporter(_ settings: Settings, version: String) throws -> Exporter {
         Exporter(
-            database: try database(), settings: settings, dates: dates, calendar: calendar, now: now, w8Version: version)
+            database: try database(), settings: settings, dates: dates, calendar: calendar, now: now, w8Version: version
+        )
     }
 
     /// The wall clock.
@@ -144,7 +145,8 @@ public struct Runtime: Sendable {
 
     public func tracker(settings: Settings, database: AppDatabase) -> Tracker {
         Tracker(
-            database: database, sink: sink(), context: EvaluationContext(now: now, calendar: calendar, settings: settings),
+            database: database, sink: sink(),
+            context: EvaluationContext(now: now, calendar: calendar, settings: settings),
             statusBar: WaybarRefresh(offset: settings.widgetSignal))
     }
 

@@ -92,7 +92,9 @@ public final class Scheduler: Sendable {
     func catchUp(_ settings: Settings) {
         let runner = makeRunner(settings, calendar())
         do {
-            if let (occurrence, outcome) = try runner.sendSummaryIfDue(at: clock()) { report(occurrence, .success(outcome)) }
+            if let (occurrence, outcome) = try runner.sendSummaryIfDue(at: clock()) {
+                report(occurrence, .success(outcome))
+            }
         } catch {
             log("summary: \(error.localizedDescription)")
         }

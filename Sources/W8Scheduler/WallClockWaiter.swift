@@ -271,7 +271,8 @@ struct DirectoryWatches {
                 if code == ENOENT || code == ENOTDIR || code == EACCES {
                     depth -= 1
                 } else {
-                    firstError = firstError ?? SystemCallError("inotify_add_watch", path: path, errno: Errno(rawValue: code))
+                    firstError =
+                        firstError ?? SystemCallError("inotify_add_watch", path: path, errno: Errno(rawValue: code))
                     depth = -1
                 }
             }

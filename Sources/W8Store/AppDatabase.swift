@@ -223,7 +223,9 @@ public struct AppDatabase: Sendable {
 
     /// The server id of the notification last shown for `key`, if it is still recorded.
     public func notificationID(forKey key: String) throws -> UInt32? {
-        try read { db in try NotificationSlotRecord.fetchOne(db, key: key).map { UInt32(truncatingIfNeeded: $0.serverId) } }
+        try read { db in
+            try NotificationSlotRecord.fetchOne(db, key: key).map { UInt32(truncatingIfNeeded: $0.serverId) }
+        }
     }
 
     public func setNotificationID(_ id: UInt32?, forKey key: String, at date: Date) throws {
@@ -244,7 +246,8 @@ public struct AppDatabase: Sendable {
         var start: WeightEntry?
         if let goal {
             let t = goal.journeyStartedAt
-            let before = try EntryRecord.filter(EntryRecord.Columns.date <= t).order(EntryRecord.newestFirst).fetchOne(db)
+            let before = try EntryRecord.filter(EntryRecord.Columns.date <= t).order(EntryRecord.newestFirst).fetchOne(
+                db)
             let after =
                 before == nil
                 ? try EntryRecord.filter(EntryRecord.Columns.date > t)
@@ -270,7 +273,8 @@ public struct AppDatabase: Sendable {
         var notifiedToday: MilestoneType?
         if let today = context.calendar.dateInterval(of: .day, for: context.now) {
             let col = AchievementRecord.Columns.self
-            notifiedToday = try AchievementRecord
+            notifiedToday =
+                try AchievementRecord
                 .filter(col.dateAchieved >= today.start && col.dateAchieved < today.end && col.notificationSent)
                 .fetchAll(db).map(\.type).max()
         }

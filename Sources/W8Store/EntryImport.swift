@@ -35,17 +35,18 @@ public struct EntryImporter {
     /// Adds `entry` unless one with the same date and weight exists; true when it was added.
     @discardableResult
     public mutating func add(_ entry: WeightEntry) throws -> Bool {
-        let exists = try Bool.fetchOne(
-            db.cachedStatement(
-                sql: """
-                    SELECT EXISTS (SELECT 1 FROM entry WHERE date BETWEEN ? AND ?
-                      AND abs(CASE unit WHEN 'lb' THEN weight * \(WeightUnit.kilogramsPerPound) ELSE weight END - ?) < ?)
-                    """),
-            arguments: [
-                StorageDate.text(entry.date.addingTimeInterval(-Self.sameMoment)),
-                StorageDate.text(entry.date.addingTimeInterval(Self.sameMoment)), entry.weight.value(in: .kg),
-                Self.sameWeight,
-            ]) ?? false
+        let exists =
+            try Bool.fetchOne(
+                db.cachedStatement(
+                    sql: """
+                        SELECT EXISTS (SELECT 1 FROM entry WHERE date BETWEEN ? AND ?
+                          AND abs(CASE unit WHEN 'lb' THEN weight * \(WeightUnit.kilogramsPerPound) ELSE weight END - ?) < ?)
+                        """),
+                arguments: [
+                    StorageDate.text(entry.date.addingTimeInterval(-Self.sameMoment)),
+                    StorageDate.text(entry.date.addingTimeInterval(Self.sameMoment)), entry.weight.value(in: .kg),
+                    Self.sameWeight,
+                ]) ?? false
         if exists {
             present += 1
             return false
@@ -86,7 +87,8 @@ extension AppDatabase {
 
     /// Restores a backup's journey: its goal and milestone state replace the current ones; its achievements and
     /// intake events are added unless already there. Returns how many of each were added.
-    private func restore(_ backup: JourneyBackup, _ db: Database, now: Date) throws -> (achievements: Int, intake: Int) {
+    private func restore(_ backup: JourneyBackup, _ db: Database, now: Date) throws -> (achievements: Int, intake: Int)
+    {
         if let goal = backup.goal {
             try GoalRecord(goal).save(db)
             try MilestoneStateRecord.deleteAll(db)
@@ -96,11 +98,12 @@ extension AppDatabase {
         for achievement in backup.achievements {
             let col = AchievementRecord.Columns.self
             let date = achievement.dateAchieved
-            let exists = try AchievementRecord.filter(
-                Column("type") == achievement.type
-                    && col.dateAchieved >= date.addingTimeInterval(-EntryImporter.sameMoment)
-                    && col.dateAchieved <= date.addingTimeInterval(EntryImporter.sameMoment)
-            ).fetchCount(db) > 0
+            let exists =
+                try AchievementRecord.filter(
+                    Column("type") == achievement.type
+                        && col.dateAchieved >= date.addingTimeInterval(-EntryImporter.sameMoment)
+                        && col.dateAchieved <= date.addingTimeInterval(EntryImporter.sameMoment)
+                ).fetchCount(db) > 0
             if exists { continue }
             var record = AchievementRecord(achievement)
             record.id = nil
@@ -110,16 +113,17 @@ extension AppDatabase {
         var intake = 0
         for event in backup.intake {
             // The same kind, moment, volume and calories is the same event.
-            let exists = try Bool.fetchOne(
-                db,
-                sql: """
-                    SELECT EXISTS (SELECT 1 FROM intake_event WHERE kind = ? AND date BETWEEN ? AND ?
-                      AND volume_ml IS ? AND calories = ?)
-                    """,
-                arguments: [
-                    event.kind, event.date.addingTimeInterval(-EntryImporter.sameMoment),
-                    event.date.addingTimeInterval(EntryImporter.sameMoment), event.volume, event.calories,
-                ]) ?? false
+            let exists =
+                try Bool.fetchOne(
+                    db,
+                    sql: """
+                        SELECT EXISTS (SELECT 1 FROM intake_event WHERE kind = ? AND date BETWEEN ? AND ?
+                          AND volume_ml IS ? AND calories = ?)
+                        """,
+                    arguments: [
+                        event.kind, event.date.addingTimeInterval(-EntryImporter.sameMoment),
+                        event.date.addingTimeInterval(EntryImporter.sameMoment), event.volume, event.calories,
+                    ]) ?? false
             if exists { continue }
             var record = IntakeRecord(event, createdAt: now)
             record.id = nil

@@ -133,7 +133,9 @@ extension AppDatabase {
 
     /// Every event, oldest first, for the backup.
     public func allIntake() throws -> [IntakeEvent] {
-        try readChecked { db in try IntakeRecord.fetchAll(db, sql: "SELECT * FROM intake_event ORDER BY date, id").map(\.event) }
+        try readChecked { db in
+            try IntakeRecord.fetchAll(db, sql: "SELECT * FROM intake_event ORDER BY date, id").map(\.event)
+        }
     }
 
     static func events(_ db: Database, from start: Date, to end: Date) throws -> [IntakeEvent] {

@@ -80,7 +80,8 @@ extension AppDatabase {
     /// The dates of entries since `start`, for streaks and "already logged today".
     public func entryDates(since start: Date) throws -> [Date] {
         try readChecked { db in
-            try Date.fetchAll(db, EntryRecord.select(EntryRecord.Columns.date).filter(EntryRecord.Columns.date >= start))
+            try Date.fetchAll(
+                db, EntryRecord.select(EntryRecord.Columns.date).filter(EntryRecord.Columns.date >= start))
         }
     }
 }

@@ -76,7 +76,8 @@ public func systemCall<Result: SignedInteger>(
 }
 
 /// Writes every byte to `descriptor` (`write(2)`, again after EINTR and short writes).
-public func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, path: String? = nil) throws(SystemCallError) {
+public func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, path: String? = nil) throws(SystemCallError)
+{
     guard var next = bytes.baseAddress else { return }
     var remaining = bytes.count
     while remaining > 0 {

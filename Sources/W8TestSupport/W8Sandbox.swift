@@ -41,7 +41,8 @@ public final class W8Sandbox: @unchecked Sendable {
         executable = try W8Sandbox.locateW8()
         self.user = user
         root = try TemporaryDirectory(prefix: "w8-cli", owner: user).url
-        try FileManager.default.createDirectory(at: root.appendingPathComponent("run"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: root.appendingPathComponent("run"), withIntermediateDirectories: true)
         try user.ownRecursively(root)
         var env = baseChildEnvironment()
         env["HOME"] = root.path
@@ -93,7 +94,8 @@ public final class W8Sandbox: @unchecked Sendable {
     public func json(_ arguments: String...) throws -> Any {
         let result = try run(arguments + ["--json"])
         guard result.status == 0 else {
-            throw NotificationServerFixtureError.commandFailed("w8 \(arguments.joined(separator: " "))", status: result.status, stderr: result.stderr)
+            throw NotificationServerFixtureError.commandFailed(
+                "w8 \(arguments.joined(separator: " "))", status: result.status, stderr: result.stderr)
         }
         return try result.json()
     }
@@ -124,7 +126,8 @@ extension W8Sandbox {
         let out = try runCommand(
             executable, Array(command.dropFirst()), environment: sandbox.environment.merging(environment) { $1 },
             timeout: timeout, user: sandbox.user)
-        return W8Run(status: out.status, stdout: out.stdout, stderr: out.stderr, seconds: Date().timeIntervalSince(start))
+        return W8Run(
+            status: out.status, stdout: out.stdout, stderr: out.stderr, seconds: Date().timeIntervalSince(start))
     }
 }
 
@@ -137,12 +140,14 @@ public final class DaemonProcess: @unchecked Sendable {
     let child: ChildProcess
 
     static let libfaketime = [
-        "/usr/lib/x86_64-linux-gnu/faketime/libfaketimeMT.so.1", "/usr/lib/aarch64-linux-gnu/faketime/libfaketimeMT.so.1",
+        "/usr/lib/x86_64-linux-gnu/faketime/libfaketimeMT.so.1",
+        "/usr/lib/aarch64-linux-gnu/faketime/libfaketimeMT.so.1",
     ]
 
     /// Starts the daemon with the fake wall clock starting at `fakeStart` (`YYYY-MM-DD HH:MM:SS`, local time).
     public init(_ sandbox: W8Sandbox, fakeStart: String) throws {
-        guard let library = DaemonProcess.libfaketime.first(where: { FileManager.default.fileExists(atPath: $0) }) else {
+        guard let library = DaemonProcess.libfaketime.first(where: { FileManager.default.fileExists(atPath: $0) })
+        else {
             throw NotificationServerFixtureError.missingExecutable("libfaketimeMT.so.1", debianPackage: "faketime")
         }
         var environment = sandbox.environment
@@ -163,7 +168,8 @@ public final class DaemonProcess: @unchecked Sendable {
         while !log.contains(text) {
             guard Date() < deadline, child.process.isRunning else {
                 let state = child.process.isRunning ? "running" : "exited with \(child.process.terminationStatus)"
-                throw NotificationServerFixtureError.timedOut("daemon (\(state)) log never said '\(text)'; log:\n\(log)")
+                throw NotificationServerFixtureError.timedOut(
+                    "daemon (\(state)) log never said '\(text)'; log:\n\(log)")
             }
             usleep(20_000)
         }

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 import W8App
-import W8Runtime
 import W8Core
+import W8Runtime
 
 extension W8 {
     struct Add: ParsableCommand {

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 import W8App
-import W8Runtime
 import W8Core
+import W8Runtime
 
 extension W8 {
     struct Goal: ParsableCommand {
@@ -56,7 +56,8 @@ extension W8 {
 
     struct Status: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Show your current weight and progress toward your goal.", discussion: "Example: w8 status --json")
+            abstract: "Show your current weight and progress toward your goal.", discussion: "Example: w8 status --json"
+        )
 
         @OptionGroup var output: OutputOptions
 
@@ -69,7 +70,8 @@ extension W8 {
 
     struct Milestones: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "List the milestones you have reached, newest first.", discussion: "Example: w8 milestones --json")
+            abstract: "List the milestones you have reached, newest first.", discussion: "Example: w8 milestones --json"
+        )
 
         @OptionGroup var output: OutputOptions
 
@@ -109,7 +111,8 @@ extension W8 {
 /// The key of `w8 config`: one of the settings (completed by the shells), or a word that is not one, refused with
 /// the word named (exit 65) rather than as a usage error.
 enum ConfigKey: ExpressibleByArgument, CustomStringConvertible {
-    case known(SettingKey), unknown(String)
+    case known(SettingKey)
+    case unknown(String)
 
     init(argument: String) { self = SettingKey(rawValue: argument).map(ConfigKey.known) ?? .unknown(argument) }
 

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 import W8App
-import W8Runtime
 import W8Core
+import W8Runtime
 
 /// The options every intake command that logs takes.
 struct IntakeOptions: ParsableArguments {
@@ -104,7 +104,8 @@ extension W8 {
 extension W8.Intake {
     struct Remove: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "rm", abstract: "Remove a logged drink, meal or snack.", discussion: "Example: w8 intake rm 12")
+            commandName: "rm", abstract: "Remove a logged drink, meal or snack.", discussion: "Example: w8 intake rm 12"
+        )
 
         @Argument(help: "The event's id, as 'w8 intake' shows it.")
         var id: Int64

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 import W8App
-import W8Runtime
 import W8Core
+import W8Runtime
 
 extension W8 {
     struct Summary: ParsableCommand {
@@ -33,7 +33,9 @@ extension W8 {
             if send {
                 let (label, outcome) = try runner.sendSummary(at: runtime.now, ifDue: ifDue)
                 if !output.json, case .failed(let why)? = outcome { warn("summary not shown (\(why))") }
-                return show(runtime.presenter(runner.settings).summarySent(label, outcome, settings: runner.settings, json: output.json))
+                return show(
+                    runtime.presenter(runner.settings).summarySent(
+                        label, outcome, settings: runner.settings, json: output.json))
             }
             show(runtime.presenter(runner.settings).summary(try runner.summary(at: runtime.now), json: output.json))
         }
@@ -50,7 +52,8 @@ extension W8 {
         @OptionGroup var output: OutputOptions
 
         func run() throws {
-            let (runtime, settings) = try Runtime.loaded()  // a bad config file is refused before the database is opened
+            // The config file is read first: a bad one is refused before the database is opened.
+            let (runtime, settings) = try Runtime.loaded()
             let upcoming = try runtime.eventRunner(settings: settings).upcoming(after: runtime.now)
             show(runtime.presenter(settings).schedule(upcoming, json: output.json))
         }

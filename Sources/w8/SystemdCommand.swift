@@ -29,7 +29,8 @@ extension W8.Systemd {
         var noEnable = false
 
         func run() throws {
-            try Runtime().systemdInstaller(executable: SystemdInstaller.runningExecutable()).install(enable: !noEnable, report: show)
+            try Runtime().systemdInstaller(executable: SystemdInstaller.runningExecutable()).install(
+                enable: !noEnable, report: show)
         }
     }
 
@@ -63,7 +64,9 @@ extension W8.Systemd {
         }
 
         func run() throws {
-            print(SystemdUnit.printed(unit, executable: try executable ?? SystemdInstaller.runningExecutable()), terminator: "")
+            print(
+                SystemdUnit.printed(unit, executable: try executable ?? SystemdInstaller.runningExecutable()),
+                terminator: "")
         }
     }
 }

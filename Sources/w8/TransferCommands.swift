@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 import W8App
-import W8Runtime
 import W8Core
+import W8Runtime
 
 extension ExportFormat: ExpressibleByArgument {}
 extension ImportFormatChoice: ExpressibleByArgument {}
@@ -16,7 +16,8 @@ extension W8 {
         @Option(help: "csv or json (the full backup).")
         var format: ExportFormat = .csv
 
-        @Option(name: [.short, .long], help: "Write to this file (mode 0600, replaced whole) instead of standard output.")
+        @Option(
+            name: [.short, .long], help: "Write to this file (mode 0600, replaced whole) instead of standard output.")
         var output: String?
 
         @Flag(name: .customLong("with-trend"), help: "Add each entry's trend weight, in the preferred unit.")
@@ -35,7 +36,8 @@ extension W8 {
         func run() throws {
             let (runtime, settings) = try Runtime.loaded()
             let out = try output.map { try TextOutput.replacing($0) } ?? TextOutput.standardOutput()
-            try runtime.exporter(settings, version: W8.version).export(intake ? nil : format, withTrend: withTrend, to: out)
+            try runtime.exporter(settings, version: W8.version).export(
+                intake ? nil : format, withTrend: withTrend, to: out)
             if let output { FileHandle.standardError.write(Data("w8: wrote \(output)\n".utf8)) }
         }
     }
@@ -73,7 +75,8 @@ extension W8 {
 
         func validate() throws {
             if let unit, format == .w8CSV || format == .w8JSON {
-                throw ValidationError("--unit \(unit.rawValue) does not apply to \(format.rawValue): its rows carry their unit")
+                throw ValidationError(
+                    "--unit \(unit.rawValue) does not apply to \(format.rawValue): its rows carry their unit")
             }
             if let dateFormat {
                 do { _ = try DatePattern(dateFormat) } catch { throw ValidationError(error.localizedDescription) }
@@ -91,7 +94,9 @@ extension W8 {
                 input, format: format, options: options, dryRun: dryRun, skipInvalid: skipInvalid,
                 problem: { FileHandle.standardError.write(Data("w8: \($0)\n".utf8)) })
             if !summary.unknownSettings.isEmpty {
-                warn("settings this version does not know were left out: " + summary.unknownSettings.joined(separator: ", "))
+                warn(
+                    "settings this version does not know were left out: "
+                        + summary.unknownSettings.joined(separator: ", "))
             }
             if let warning = summary.outcome.warning { warn(warning) }
             show(runtime.presenter(settings).importSummary(summary, json: output.json))

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 import W8App
-import W8Runtime
 import W8Core
+import W8Runtime
 
 #if canImport(Glibc)
     import Glibc
@@ -22,8 +22,10 @@ struct W8: ParsableCommand {
             """,
         version: version,
         subcommands: [
-            Add.self, Goal.self, Status.self, Log.self, Edit.self, Remove.self, Milestones.self, Config.self, Summary.self,
-            Drink.self, Eat.self, Today.self, Intake.self, Widget.self, Chart.self, Export.self, Import.self, Schedule.self, Daemon.self, Systemd.self, Doctor.self, NotifyTest.self,
+            Add.self, Goal.self, Status.self, Log.self, Edit.self, Remove.self, Milestones.self, Config.self,
+            Summary.self,
+            Drink.self, Eat.self, Today.self, Intake.self, Widget.self, Chart.self, Export.self, Import.self,
+            Schedule.self, Daemon.self, Systemd.self, Doctor.self, NotifyTest.self,
         ]
     )
 

@@ -14,8 +14,10 @@ import W8TestSupport
         paths = Paths(xdg: XDGDirectories(environment: ["HOME": directory.path], accountHome: "/nowhere"))
     }
 
-    func doctor(_ server: ServerStatus, settings: @escaping @Sendable () throws -> Settings = { Settings() }) -> Doctor {
-        var doctor = Doctor(paths: paths, sessionBus: "unix:path=/run/bus", checkServer: { server }, loadSettings: settings)
+    func doctor(_ server: ServerStatus, settings: @escaping @Sendable () throws -> Settings = { Settings() }) -> Doctor
+    {
+        var doctor = Doctor(
+            paths: paths, sessionBus: "unix:path=/run/bus", checkServer: { server }, loadSettings: settings)
         doctor.systemUnitDirectories = [directory.appending("etc"), directory.appending("lib")]
         return doctor
     }
@@ -24,7 +26,8 @@ import W8TestSupport
     func files() throws {
         defer { directory.remove() }
         let present = Presenter(unit: .lb, dates: DateFormatting(timeZone: TimeZone(identifier: "UTC")!))
-        let none = doctor(.reachable(name: "dunst", vendor: "knopwob", version: "1.9.0", specVersion: "1.2", capabilities: []))
+        let none = doctor(
+            .reachable(name: "dunst", vendor: "knopwob", version: "1.9.0", specVersion: "1.2", capabilities: []))
         #expect(none.diagnose().files.allSatisfy { $0.mode == nil })
 
         try FileManager.default.createDirectory(
@@ -34,7 +37,8 @@ import W8TestSupport
 
         #expect(found.files.map(\.isPrivate) == [true, false, nil])
         #expect(present.doctor(found, json: false).contains { $0.hasSuffix("(mode 644) WARNING: readable by others") })
-        #expect(present.doctor(found, json: false)[1] == "Notification server:         dunst 1.9.0 by knopwob (spec 1.2)")
+        #expect(
+            present.doctor(found, json: false)[1] == "Notification server:         dunst 1.9.0 by knopwob (spec 1.2)")
     }
 
     @Test("A server that failed to start is named, with the file that starts it; JSON says failed_to_start")
@@ -47,7 +51,10 @@ import W8TestSupport
         let diagnosis = doctor(status).diagnose()
         let text = present.doctor(diagnosis, json: false)
         #expect(text.contains { $0.contains("none reachable: the notification server (dunst) failed to start") })
-        #expect(text.contains { $0.hasSuffix("dunst is started by D-Bus from /usr/share/dbus-1/services/org.knopwob.dunst.service") })
+        #expect(
+            text.contains {
+                $0.hasSuffix("dunst is started by D-Bus from /usr/share/dbus-1/services/org.knopwob.dunst.service")
+            })
         let json = present.doctor(diagnosis, json: true).joined()
         #expect(json.contains("\"status\": \"failed_to_start\""))
         #expect(json.contains("\"name\": \"dunst\""))
@@ -57,9 +64,12 @@ import W8TestSupport
     func invalidConfig() {
         defer { directory.remove() }
         struct Broken: Error, LocalizedError { var errorDescription: String? { "config.toml: line 3: expected '='" } }
-        let diagnosis = doctor(.unreachable(status: "not_installed", name: nil, message: "x", services: []), settings: {
-            throw Broken()
-        }).diagnose()
+        let diagnosis = doctor(
+            .unreachable(status: "not_installed", name: nil, message: "x", services: []),
+            settings: {
+                throw Broken()
+            }
+        ).diagnose()
         #expect(diagnosis.configProblem == "config.toml: line 3: expected '='")
     }
 
@@ -70,12 +80,14 @@ import W8TestSupport
         #expect(doctor(status).diagnose().units.allSatisfy { $0.path == nil && !$0.enabled })
 
         let user = paths.systemdUserDirectory
-        try FileManager.default.createDirectory(atPath: user + "/default.target.wants", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: user + "/default.target.wants", withIntermediateDirectories: true)
         try "[Unit]\n".write(toFile: user + "/w8trackr.service", atomically: true, encoding: .utf8)
         try FileManager.default.createSymbolicLink(
             atPath: user + "/default.target.wants/w8trackr.service", withDestinationPath: user + "/w8trackr.service")
         try FileManager.default.createDirectory(atPath: directory.appending("lib"), withIntermediateDirectories: true)
-        try "[Unit]\n".write(toFile: directory.appending("lib/w8trackr-summary.timer"), atomically: true, encoding: .utf8)
+        try "[Unit]\n".write(
+            toFile: directory.appending("lib/w8trackr-summary.timer"), atomically: true, encoding: .utf8)
 
         let units = doctor(status).diagnose().units
         #expect(units.map(\.path) == [user + "/w8trackr.service", directory.appending("lib/w8trackr-summary.timer")])

@@ -16,7 +16,9 @@ import W8TestSupport
         directory = try TemporaryDirectory()
     }
 
-    func database(_ name: String) throws -> AppDatabase { try AppDatabase.open(at: directory.appending("\(name).sqlite")) }
+    func database(_ name: String) throws -> AppDatabase {
+        try AppDatabase.open(at: directory.appending("\(name).sqlite"))
+    }
 
     func exporter(_ database: AppDatabase, settings: Settings = Settings()) -> Exporter {
         Exporter(
@@ -34,13 +36,16 @@ import W8TestSupport
 
     var options: ImportOptions { ImportOptions(preferredUnit: .lb, now: now, calendar: calendar) }
 
-    func read(_ name: String) throws -> String { try String(contentsOfFile: directory.appending(name), encoding: .utf8) }
+    func read(_ name: String) throws -> String {
+        try String(contentsOfFile: directory.appending(name), encoding: .utf8)
+    }
 
     /// A database with a goal, three weigh-ins (one in kg, one with a note that needs quoting), a drink and a meal.
     func seeded() throws -> AppDatabase {
         let db = try database("a")
         let context = EvaluationContext(now: now, calendar: calendar, settings: Settings())
-        _ = try db.addEntry(WeightEntry(weight: Weight(200, .lb), date: calendar.date(2026, 11, 1, 7)), context: context)
+        _ = try db.addEntry(
+            WeightEntry(weight: Weight(200, .lb), date: calendar.date(2026, 11, 1, 7)), context: context)
         _ = try db.setGoal(Weight(160, .lb), at: calendar.date(2026, 11, 1, 8), context: context)
         _ = try db.addEntry(
             WeightEntry(weight: Weight(86.5, .kg), date: calendar.date(2026, 11, 10, 7), note: "a, \"b\"\nc"),
@@ -60,7 +65,8 @@ import W8TestSupport
     @Test("CSV: the header, then each entry oldest first, as entered, quoted where needed")
     func csv() throws {
         defer { directory.remove() }
-        try exporter(try seeded()).export(.csv, withTrend: false, to: TextOutput.replacing(directory.appending("out.csv")))
+        try exporter(try seeded()).export(
+            .csv, withTrend: false, to: TextOutput.replacing(directory.appending("out.csv")))
         let lines = try read("out.csv").split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.first == "id,date,weight,unit,note,body_fat_percent")
         #expect(lines[1] == "1,2026-11-01T07:00:00+01:00,200.0,lb,,")
@@ -138,7 +144,8 @@ import W8TestSupport
         try "date,weight\n2026-11-01,180\n2026-11-02,179\n".write(toFile: file, atomically: true, encoding: .utf8)
         let db = try database("d")
         let summary = try importer(db).run(
-            try InputFile(file), format: .generic, options: options, dryRun: true, skipInvalid: false, problem: { _ in })
+            try InputFile(file), format: .generic, options: options, dryRun: true, skipInvalid: false, problem: { _ in }
+        )
         #expect(summary.result.added == 2)
         #expect(try db.entryCount() == 0)
     }

@@ -11,7 +11,8 @@ import W8TestSupport
         (["add", "43lb"], 65, "'43lb'"), (["add", "1544"], 65, "'1544'"), (["add", "80st"], 65, "'st'"),
         (["add", "80", "--unit", "stone"], 64, "'stone'"), (["add", "180", "--body-fat", "80"], 65, "'80'"),
         (["add", "180", "--body-fat", "1"], 65, "'1'"), (["add", "180", "--date", "2026-13-45"], 65, "'2026-13-45'"),
-        (["add", "180", "--date", "tomorrow"], 65, "'tomorrow'"), (["add", "180", "--date", "2999-01-01"], 65, "future"),
+        (["add", "180", "--date", "tomorrow"], 65, "'tomorrow'"),
+        (["add", "180", "--date", "2999-01-01"], 65, "future"),
         (["add", "180", "--date", "1800-01-01"], 65, "'1800-01-01' is before 1900"),
         (["edit", "1", "--date", "1899-12-31T23:59"], 65, "'1899-12-31T23:59' is before 1900"),
         (["add", "180", "--note", String(repeating: "n", count: 501)], 65, "501"), (["add"], 64, "weight"),
@@ -54,7 +55,9 @@ import W8TestSupport
         try w8.run("add", "180")
         let sqlite = Process()
         sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        sqlite.arguments = [w8.databasePath, "INSERT INTO grdb_migrations VALUES ('v99'); PRAGMA wal_checkpoint(TRUNCATE);"]
+        sqlite.arguments = [
+            w8.databasePath, "INSERT INTO grdb_migrations VALUES ('v99'); PRAGMA wal_checkpoint(TRUNCATE);",
+        ]
         sqlite.standardOutput = FileHandle.nullDevice
         try sqlite.run()
         sqlite.waitUntilExit()

@@ -42,7 +42,9 @@ import W8TestSupport
         #expect(run.stdout == "No weigh-ins yet: log one with 'w8 add 182.4'.\n")
     }
 
-    @Test(arguments: [("weight.png", "PNG 800 400", [0x89, 0x50, 0x4E, 0x47]), ("weight.svg", "800 400", Array("<?xml".utf8))])
+    @Test(arguments: [
+        ("weight.png", "PNG 800 400", [0x89, 0x50, 0x4E, 0x47]), ("weight.svg", "800 400", Array("<?xml".utf8)),
+    ])
     func imagesDecodeAtTheirSize(name: String, expected: String, magic: [UInt8]) throws {
         let w8 = try sandbox()
         let path = w8.root.appendingPathComponent(name).path

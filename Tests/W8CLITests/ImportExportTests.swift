@@ -87,14 +87,15 @@ import W8TestSupport
         let result = try w8.run("import", file, "--unit", "kg")
         #expect(result.status == 65)
         #expect(result.stdout.isEmpty)
-        #expect(result.stderrLines == [
-            "w8: \(file):3: weight 'abc' is not a number; try 182.4 or 82,5kg",
-            "w8: \(file):4: date '2024-02-30' is not a date; use YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS] or ISO 8601 with an offset",
-            "w8: \(file):5: no weight",
-            "w8: \(file):6: date '2999-01-01' is in the future",
-            "w8: \(file):7: weight '19' is outside the range 20–700 kg",
-            "w8: nothing imported: 5 bad rows in \(file); fix them or give --skip-invalid",
-        ])
+        #expect(
+            result.stderrLines == [
+                "w8: \(file):3: weight 'abc' is not a number; try 182.4 or 82,5kg",
+                "w8: \(file):4: date '2024-02-30' is not a date; use YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS] or ISO 8601 with an offset",
+                "w8: \(file):5: no weight",
+                "w8: \(file):6: date '2999-01-01' is in the future",
+                "w8: \(file):7: weight '19' is outside the range 20–700 kg",
+                "w8: nothing imported: 5 bad rows in \(file); fix them or give --skip-invalid",
+            ])
         #expect(try Self.dump(w8) == before)
     }
 
@@ -118,7 +119,9 @@ import W8TestSupport
         let before = try Self.dump(w8)
         let result = try w8.run("import", "--dry-run", Self.fixture("openscale-2.csv"))
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.contains("Dry run, nothing written: 2 to add, 1 already present, 0 skipped."), "\(result.stdout)")
+        #expect(
+            result.stdout.contains("Dry run, nothing written: 2 to add, 1 already present, 0 skipped."),
+            "\(result.stdout)")
         #expect(try Self.dump(w8) == before)
 
         // Without a database, a dry run does not create one.
@@ -135,9 +138,10 @@ import W8TestSupport
         #expect(refused.stderrLines.first?.contains("date '03/26/2024' is ambiguous; give --date-format") == true)
         let read = try w8.run("import", Self.fixture("generic-us.csv"), "--date-format", "MM/DD/YYYY", "--unit", "lb")
         #expect(read.status == 0, "\(read.stderr)")
-        #expect(try Self.log(w8).compactMap { $0["date"] as? String } == [
-            "2024-03-27T00:00:00+01:00", "2024-03-26T00:00:00+01:00",
-        ])
+        #expect(
+            try Self.log(w8).compactMap { $0["date"] as? String } == [
+                "2024-03-27T00:00:00+01:00", "2024-03-26T00:00:00+01:00",
+            ])
         let bad = try w8.run("import", Self.fixture("generic-us.csv"), "--date-format", "MM/DD")
         #expect(bad.status == 64)
         #expect(bad.stderr.contains("'MM/DD'"))
@@ -150,7 +154,9 @@ import W8TestSupport
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stdout.contains("Imported: 0 added, 0 already present, 0 skipped."), "\(result.stdout)")
         }
-        #expect(try w8.run("import", Self.fixture("empty.csv")).stdout.hasPrefix("Read \(Self.fixture("empty.csv")): it holds no rows."))
+        #expect(
+            try w8.run("import", Self.fixture("empty.csv")).stdout.hasPrefix(
+                "Read \(Self.fixture("empty.csv")): it holds no rows."))
     }
 
     @Test func unreadableOrUnknownInputIsRefusedInOneLine() throws {
@@ -175,7 +181,9 @@ import W8TestSupport
     @Test func csvRoundTripsThroughAnEmptyDatabase() throws {
         let a = try W8Sandbox()
         try a.run("add", "182.4", "--date", "2026-11-01T07:30")
-        try a.run("add", "82,55kg", "--date", "2026-11-02T07:31:05", "--note", "after run, \"fast\"\nline two", "--body-fat", "22.5")
+        try a.run(
+            "add", "82,55kg", "--date", "2026-11-02T07:31:05", "--note", "after run, \"fast\"\nline two", "--body-fat",
+            "22.5")
         try a.run("add", "181")  // now: a date with milliseconds
         let file = a.root.appendingPathComponent("weights.csv").path
         let wrote = try a.run("export", "--output", file)
@@ -184,8 +192,10 @@ import W8TestSupport
         let attributes = try FileManager.default.attributesOfItem(atPath: file)
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
         let exported = try String(contentsOfFile: file, encoding: .utf8)
-        #expect(exported.hasPrefix("id,date,weight,unit,note,body_fat_percent\n1,2026-11-01T07:30:00+01:00,182.4,lb,,\n"))
-        #expect(exported.contains("\n2,2026-11-02T07:31:05+01:00,82.55,kg,\"after run, \"\"fast\"\"\nline two\",22.5\n"))
+        #expect(
+            exported.hasPrefix("id,date,weight,unit,note,body_fat_percent\n1,2026-11-01T07:30:00+01:00,182.4,lb,,\n"))
+        #expect(
+            exported.contains("\n2,2026-11-02T07:31:05+01:00,82.55,kg,\"after run, \"\"fast\"\"\nline two\",22.5\n"))
 
         let b = try W8Sandbox()
         let imported = try Self.withInput(b, file, "import", "-")
@@ -196,7 +206,8 @@ import W8TestSupport
 
         // `w8 export | w8 import -` into the same database adds nothing.
         let piped = try W8Sandbox.running(a, through: ["sh", "-c", "\"$0\" export | \"$0\" import -", a.executable])
-        #expect(piped.stdout.contains("Imported: 0 added, 3 already present, 0 skipped."), "\(piped.stdout)\(piped.stderr)")
+        #expect(
+            piped.stdout.contains("Imported: 0 added, 3 already present, 0 skipped."), "\(piped.stdout)\(piped.stderr)")
     }
 
     // The JSON backup restores entries, goal, milestones and settings.
@@ -219,15 +230,21 @@ import W8TestSupport
         let restored = try b.run("import", file)
         #expect(restored.status == 0, "\(restored.stderr)")
         #expect(restored.stdout.contains("as W8Trackr JSON backup"))
-        #expect(restored.stdout.contains("3 added, 0 already present, 0 skipped, 2 achievements restored, 2 settings restored"),
+        #expect(
+            restored.stdout.contains(
+                "3 added, 0 already present, 0 skipped, 2 achievements restored, 2 settings restored"),
             "\(restored.stdout)")
         for command in ["config", "goal", "milestones", "log", "status"] {
             let left = try a.run(command, "--json").stdout
             let right = try b.run(command, "--json").stdout
             #expect(left == right, "\(command)")
         }
-        let again = try b.run("export", "--format", "json").stdout.split(separator: "\n").filter { !$0.contains("exported_at") }
-        let original = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n").filter { !$0.contains("exported_at") }
+        let again = try b.run("export", "--format", "json").stdout.split(separator: "\n").filter {
+            !$0.contains("exported_at")
+        }
+        let original = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n").filter {
+            !$0.contains("exported_at")
+        }
         #expect(again == original)
         // Restoring again changes nothing.
         let twice = try b.run("import", file)
@@ -256,7 +273,8 @@ import W8TestSupport
             echo "status=$?"
             exit 0
             """
-        let killed = try W8Sandbox.running(w8, through: ["bash", "-c", script, w8.executable], environment: ["W8_INPUT": rows])
+        let killed = try W8Sandbox.running(
+            w8, through: ["bash", "-c", script, w8.executable], environment: ["W8_INPUT": rows])
         #expect(killed.stdout == "status=137\n", "\(killed.stdout)\(killed.stderr)")
         #expect(try Self.log(w8).count == 1)
         let check = try W8Sandbox.running(w8, through: ["sqlite3", w8.databasePath, "PRAGMA integrity_check"])

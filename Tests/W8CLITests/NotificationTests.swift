@@ -6,7 +6,8 @@ import W8TestSupport
 /// The built `w8` against real notification servers: dunst under Xvfb on a private bus, no server, a hung one.
 @Suite(.serialized) struct CLINotificationTests {
     static var artifacts: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
             .appendingPathComponent("artifacts")
     }
 
@@ -31,14 +32,16 @@ import W8TestSupport
         #expect(notified == ["25", "50", "approaching", "100", nil])
         let shown = try dunst.history()
         #expect(shown.count == 4)
-        #expect(shown.map(\.summary) == [
-            "25% of the way to your goal!", "Halfway there!", "You're close to your goal!",
-            "Goal achieved! You reached 160.0 lb",
-        ])
+        #expect(
+            shown.map(\.summary) == [
+                "25% of the way to your goal!", "Halfway there!", "You're close to your goal!",
+                "Goal achieved! You reached 160.0 lb",
+            ])
         #expect(shown.allSatisfy { $0.appName == "W8Trackr" && $0.category == "x-w8trackr.milestone" })
         #expect(shown.allSatisfy { $0.urgency == .normal })
         #expect(shown.allSatisfy { $0.summary.count <= 50 && $0.displayedBody.count <= 150 })
-        #expect(shown[1].displayedBody == "You've lost 20.0 lb so far, 20.0 lb to go to 160.0 lb. Keep up the great work!")
+        #expect(
+            shown[1].displayedBody == "You've lost 20.0 lb so far, 20.0 lb to go to 160.0 lb. Keep up the great work!")
         #expect(shown.last?.expiry == .never)
         #expect(shown.dropLast().allSatisfy { $0.expiry == .serverDefault })
         let milestones = try #require(try w8.json("milestones") as? [[String: Any]])

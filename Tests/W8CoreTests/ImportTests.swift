@@ -21,10 +21,11 @@ import W8TestSupport
 
     @Test func quotedFieldsHoldSeparatorsQuotesAndLineBreaks() {
         let records = Self.read("a,b\n\"x, y\",\"say \"\"hi\"\"\"\n\"two\nlines\",z\nlast,row")
-        #expect(records == [
-            CSVRecord(line: 1, fields: ["a", "b"]), CSVRecord(line: 2, fields: ["x, y", "say \"hi\""]),
-            CSVRecord(line: 3, fields: ["two\nlines", "z"]), CSVRecord(line: 5, fields: ["last", "row"]),
-        ])
+        #expect(
+            records == [
+                CSVRecord(line: 1, fields: ["a", "b"]), CSVRecord(line: 2, fields: ["x, y", "say \"hi\""]),
+                CSVRecord(line: 3, fields: ["two\nlines", "z"]), CSVRecord(line: 5, fields: ["last", "row"]),
+            ])
     }
 
     @Test func byteOrderMarkAndCRLFAreDropped() {
@@ -56,8 +57,9 @@ import W8TestSupport
 
     @Test func writerQuotesOnlyWhatNeedsIt() {
         let writer = CSVWriter()
-        #expect(writer.line(["1", "plain", "a,b", "say \"x\"", "two\nlines", ""])
-            == "1,plain,\"a,b\",\"say \"\"x\"\"\",\"two\nlines\",\n")
+        #expect(
+            writer.line(["1", "plain", "a,b", "say \"x\"", "two\nlines", ""])
+                == "1,plain,\"a,b\",\"say \"\"x\"\"\",\"two\nlines\",\n")
         let fields = ["a,b", "say \"x\"", "two\nlines", "", "ü"]
         #expect(Self.read(writer.line(fields)).first?.fields == fields)
     }
@@ -132,10 +134,11 @@ import W8TestSupport
 
             """
         let entries = Self.entries(try Self.rows(text).1)
-        #expect(entries == [
-            WeightEntry(weight: Weight(81.3, .kg), date: Self.date("2021-04-18T11:51"), bodyFatPercent: 23.4),
-            WeightEntry(weight: Weight(80.9, .kg), date: Self.date("2021-04-19T07:02"), note: "after holiday"),
-        ])
+        #expect(
+            entries == [
+                WeightEntry(weight: Weight(81.3, .kg), date: Self.date("2021-04-18T11:51"), bodyFatPercent: 23.4),
+                WeightEntry(weight: Weight(80.9, .kg), date: Self.date("2021-04-19T07:02"), note: "after holiday"),
+            ])
         // --unit overrides the format's default.
         let pounds = Self.entries(try Self.rows(text, options: Self.options(unit: .lb)).1)
         #expect(pounds.map(\.weight) == [Weight(81.3, .lb), Weight(80.9, .lb)])
@@ -144,19 +147,23 @@ import W8TestSupport
     @Test func openScale3JoinsDateAndTime() throws {
         let text = "DATE,TIME,WEIGHT,BODY_FAT,COMMENT\r\n2024-03-25,07:28:45,82.1,0,\"morning, before coffee\"\r\n"
         // 3.x writes weights in the unit chosen in the app and does not say which: kg here by --unit.
-        #expect(Self.entries(try Self.rows(text, options: Self.options(unit: .kg)).1) == [
-            WeightEntry(weight: Weight(82.1, .kg), date: Self.date("2024-03-25T07:28:45"), note: "morning, before coffee")
-        ])
+        #expect(
+            Self.entries(try Self.rows(text, options: Self.options(unit: .kg)).1) == [
+                WeightEntry(
+                    weight: Weight(82.1, .kg), date: Self.date("2024-03-25T07:28:45"), note: "morning, before coffee")
+            ])
     }
 
     @Test func libraReadsItsUnitsAndDecimalCommas() throws {
-        let text = "#Units:lb\n#date;weight;weight trend;body fat;body fat trend;log\n"
+        let text =
+            "#Units:lb\n#date;weight;weight trend;body fat;body fat trend;log\n"
             + "2012-03-22T07:40:02.000Z;179,5;179,77;21,5;21,5;new scale\n"
-        #expect(Self.entries(try Self.rows(text).1) == [
-            WeightEntry(
-                weight: Weight(179.5, .lb), date: Self.date("2012-03-22T07:40:02Z"), note: "new scale",
-                bodyFatPercent: 21.5)
-        ])
+        #expect(
+            Self.entries(try Self.rows(text).1) == [
+                WeightEntry(
+                    weight: Weight(179.5, .lb), date: Self.date("2012-03-22T07:40:02Z"), note: "new scale",
+                    bodyFatPercent: 21.5)
+            ])
         #expect(throws: W8CoreError.importUnitConflict(file: .lb, option: .kg)) {
             try Self.rows(text, options: Self.options(unit: .kg))
         }
@@ -177,11 +184,12 @@ import W8TestSupport
 
     @Test func w8CSVRowsCarryTheirUnit() throws {
         let text = "id,date,weight,unit,note,body_fat_percent\n7,2026-11-01T07:30:00.250+01:00,81.5,kg,\"a, b\",22.5\n"
-        #expect(Self.entries(try Self.rows(text).1) == [
-            WeightEntry(
-                weight: Weight(81.5, .kg), date: Self.date("2026-11-01T07:30:00.250+01:00"), note: "a, b",
-                bodyFatPercent: 22.5)
-        ])
+        #expect(
+            Self.entries(try Self.rows(text).1) == [
+                WeightEntry(
+                    weight: Weight(81.5, .kg), date: Self.date("2026-11-01T07:30:00.250+01:00"), note: "a, b",
+                    bodyFatPercent: 22.5)
+            ])
     }
 
     @Test func aRequiredColumnMissingIsNamed() {
@@ -192,7 +200,8 @@ import W8TestSupport
 
     @Test(arguments: [1, 5, 64])
     func chunkBoundariesDoNotChangeTheRows(chunk: Int) throws {
-        let text = "\u{FEFF}#Units:kg\r\n#date;weight;weight trend;body fat;body fat trend;log\r\n"
+        let text =
+            "\u{FEFF}#Units:kg\r\n#date;weight;weight trend;body fat;body fat trend;log\r\n"
             + "2012-03-21T07:56:21.000Z;79,8;79,8;;;\r\n2012-03-22T07:40:02.000Z;79,5;79,77;21,5;21,5;new\r\n"
         let whole = try Self.rows(text)
         let chunked = try Self.rows(text, chunk: chunk)
@@ -212,8 +221,9 @@ import W8TestSupport
     static let options = DelimitedImportTests.options()
 
     @Test func dottedDatesAreDayMonthYear() throws {
-        #expect(try ImportDates.parse("26.03.2024 7:05", pattern: nil, options: Self.options)
-            == DelimitedImportTests.date("2024-03-26T07:05"))
+        #expect(
+            try ImportDates.parse("26.03.2024 7:05", pattern: nil, options: Self.options)
+                == DelimitedImportTests.date("2024-03-26T07:05"))
     }
 
     @Test func slashedDatesNeedAPattern() throws {

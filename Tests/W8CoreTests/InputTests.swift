@@ -14,7 +14,8 @@ import W8TestSupport
     }
 
     @Test(arguments: [
-        ("abc", W8CoreError.weightNotANumber("abc")), ("nan", .weightNotANumber("nan")), ("inf", .weightNotANumber("inf")),
+        ("abc", W8CoreError.weightNotANumber("abc")), ("nan", .weightNotANumber("nan")),
+        ("inf", .weightNotANumber("inf")),
         ("1e2", .weightNotANumber("1e2")), ("0x10", .weightNotANumber("0x10")), ("", .weightNotANumber("")),
         ("0", .weightNotPositive("0")), ("-5", .weightNotPositive("-5")), ("-182.4kg", .weightNotPositive("-182.4kg")),
         ("43.9", .weightOutOfRange("43.9", .lb)), ("1544", .weightOutOfRange("1544", .lb)),
@@ -26,13 +27,17 @@ import W8TestSupport
     }
 
     @Test func errorMessagesNameTheValue() {
-        #expect(W8CoreError.weightNotANumber("abc").localizedDescription == "weight 'abc' is not a number; try 182.4 or 82,5kg")
+        #expect(
+            W8CoreError.weightNotANumber("abc").localizedDescription
+                == "weight 'abc' is not a number; try 182.4 or 82,5kg")
         #expect(W8CoreError.weightOutOfRange("5", .kg).localizedDescription.contains("'5'"))
         #expect(W8CoreError.weightOutOfRange("5", .kg).localizedDescription.contains("20–700 kg"))
     }
 
     @Test func suffixAndOptionMustAgree() {
-        #expect(throws: W8CoreError.conflictingUnits("82kg", .lb)) { try WeightInput.weight("82kg", unit: .lb, defaultUnit: .lb) }
+        #expect(throws: W8CoreError.conflictingUnits("82kg", .lb)) {
+            try WeightInput.weight("82kg", unit: .lb, defaultUnit: .lb)
+        }
     }
 
     @Test(arguments: ["2", "75", "22,5", "22.5%"])
@@ -50,7 +55,9 @@ import W8TestSupport
     }
 
     @Test func goalRange() {
-        #expect(throws: W8CoreError.goalOutOfRange("10", .kg)) { try WeightInput.goal("10", unit: .kg, defaultUnit: .lb) }
+        #expect(throws: W8CoreError.goalOutOfRange("10", .kg)) {
+            try WeightInput.goal("10", unit: .kg, defaultUnit: .lb)
+        }
     }
 }
 
@@ -74,7 +81,9 @@ import W8TestSupport
         #expect(try DateInput.parse(text, now: now, calendar: calendar) == Date(timeIntervalSince1970: epoch))
     }
 
-    @Test(arguments: ["yesterday", "2026-13-01", "2026-02-30", "2026-11-20T25:00", "20.11.2026", "2026-11-20T07:30+25:00"])
+    @Test(arguments: [
+        "yesterday", "2026-13-01", "2026-02-30", "2026-11-20T25:00", "20.11.2026", "2026-11-20T07:30+25:00",
+    ])
     func invalid(text: String) {
         #expect(throws: W8CoreError.dateInvalid(text)) { try DateInput.parse(text, now: now, calendar: calendar) }
     }
@@ -94,8 +103,9 @@ import W8TestSupport
 
     @Test func the1stOfJanuary1900IsTheFirstDayAccepted() throws {
         #expect(try DateInput.parse("1900-01-01", now: now, calendar: calendar) == calendar.date(1900, 1, 1, 0, 0))
-        #expect(W8CoreError.dateTooEarly("1800-01-01").localizedDescription
-            == "date '1800-01-01' is before 1900; check the year")
+        #expect(
+            W8CoreError.dateTooEarly("1800-01-01").localizedDescription
+                == "date '1800-01-01' is before 1900; check the year")
     }
 
     @Test func jsonDatesCarryTheOffset() {

@@ -78,7 +78,8 @@ import W8TestSupport
             IntakeEvent(kind: .water, date: nextMidnight, volume: 999),  // the day after
         ]
 
-        let totals = IntakeDay(containing: calendar.date(year, month, day, 15), events: events, goals: settings, calendar: calendar)
+        let totals = IntakeDay(
+            containing: calendar.date(year, month, day, 15), events: events, goals: settings, calendar: calendar)
 
         #expect(totals.day.duration == hours * 3600)
         #expect(totals.water == 750)
@@ -103,23 +104,36 @@ import W8TestSupport
     @Test("The water-goal claim is one per local day")
     func waterGoalKey() {
         let calendar = PinnedCalendar.berlin
-        let morning = IntakeDay(containing: calendar.date(2026, 10, 25, 1), events: [], goals: settings, calendar: calendar)
-        let night = IntakeDay(containing: calendar.date(2026, 10, 25, 23, 59), events: [], goals: settings, calendar: calendar)
+        let morning = IntakeDay(
+            containing: calendar.date(2026, 10, 25, 1), events: [], goals: settings, calendar: calendar)
+        let night = IntakeDay(
+            containing: calendar.date(2026, 10, 25, 23, 59), events: [], goals: settings, calendar: calendar)
         #expect(IntakeRules.waterGoalKey(morning, calendar: calendar) == "water-goal@2026-10-25")
-        #expect(IntakeRules.waterGoalKey(morning, calendar: calendar) == IntakeRules.waterGoalKey(night, calendar: calendar))
+        #expect(
+            IntakeRules.waterGoalKey(morning, calendar: calendar) == IntakeRules.waterGoalKey(night, calendar: calendar)
+        )
     }
 
     @Test("The hydration reminder is skipped once the goal is met, and within its interval after a drink")
     func hydrationSkip() {
         let calendar = PinnedCalendar.berlin
         let now = calendar.date(2026, 11, 23, 14)
-        let drinks = (0..<8).map { IntakeEvent(kind: .water, date: now.addingTimeInterval(Double(-$0 - 3) * 3600), volume: 250) }
+        let drinks = (0..<8).map {
+            IntakeEvent(kind: .water, date: now.addingTimeInterval(Double(-$0 - 3) * 3600), volume: 250)
+        }
         let met = IntakeDay(containing: now, events: drinks, goals: settings, calendar: calendar)
         let half = IntakeDay(containing: now, events: Array(drinks.prefix(4)), goals: settings, calendar: calendar)
 
-        #expect(IntakeRules.hydrationSkip(at: now, day: met, lastDrink: nil, intervalMinutes: 120)?.hasPrefix("the day's water goal is met") == true)
-        #expect(IntakeRules.hydrationSkip(at: now, day: half, lastDrink: now.addingTimeInterval(-10 * 60), intervalMinutes: 120) == "a drink was logged 10 minutes ago")
-        #expect(IntakeRules.hydrationSkip(at: now, day: half, lastDrink: now.addingTimeInterval(-120 * 60), intervalMinutes: 120) == nil)
+        #expect(
+            IntakeRules.hydrationSkip(at: now, day: met, lastDrink: nil, intervalMinutes: 120)?.hasPrefix(
+                "the day's water goal is met") == true)
+        #expect(
+            IntakeRules.hydrationSkip(
+                at: now, day: half, lastDrink: now.addingTimeInterval(-10 * 60), intervalMinutes: 120)
+                == "a drink was logged 10 minutes ago")
+        #expect(
+            IntakeRules.hydrationSkip(
+                at: now, day: half, lastDrink: now.addingTimeInterval(-120 * 60), intervalMinutes: 120) == nil)
         #expect(IntakeRules.hydrationSkip(at: now, day: half, lastDrink: nil, intervalMinutes: 120) == nil)
         #expect(IntakeRules.hydrationDue(after: now, intervalMinutes: 90) == now.addingTimeInterval(90 * 60))
     }

@@ -137,8 +137,14 @@ func evaluate(
     static let cases: [(MilestoneType, GoalProgress)] = MilestoneType.allCases.flatMap { type in
         [
             (type, losing(170)), (type, losing(170, unit: .kg)),
-            (type, GoalProgress(start: Weight(45, .kg), current: Weight(700, .kg), goal: Weight(699.9, .kg), unit: .kg)),
-            (type, GoalProgress(start: Weight(1543, .lb), current: Weight(1000.5, .lb), goal: Weight(44, .lb), unit: .lb)),
+            (
+                type,
+                GoalProgress(start: Weight(45, .kg), current: Weight(700, .kg), goal: Weight(699.9, .kg), unit: .kg)
+            ),
+            (
+                type,
+                GoalProgress(start: Weight(1543, .lb), current: Weight(1000.5, .lb), goal: Weight(44, .lb), unit: .lb)
+            ),
         ]
     }
 

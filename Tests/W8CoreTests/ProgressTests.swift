@@ -22,7 +22,8 @@ import W8Core
         (180, 185, 160, -25), (120, 125, 140, 25), (120, 130, 140, 50), (120, 140, 140, 100), (120, 142, 140, 110),
     ])
     func progressFormula(start: Double, current: Double, goal: Double, expected: Double) throws {
-        let p = GoalProgress(start: Weight(start, .lb), current: Weight(current, .lb), goal: Weight(goal, .lb), unit: .lb)
+        let p = GoalProgress(
+            start: Weight(start, .lb), current: Weight(current, .lb), goal: Weight(goal, .lb), unit: .lb)
         #expect(abs(try #require(p.percent) - expected) < 1e-9)
     }
 
@@ -106,7 +107,9 @@ import W8Core
     }
 
     // FR-009: more than 10% of the previous goal starts a new journey; 10% or less keeps it.
-    @Test(arguments: [(160.0, 176.0, false), (160, 144, false), (160, 176.1, true), (160, 143.9, true), (160, 158, false)])
+    @Test(arguments: [
+        (160.0, 176.0, false), (160, 144, false), (160, 176.1, true), (160, 143.9, true), (160, 158, false),
+    ])
     func tenPercentRule(previous: Double, new: Double, newJourney: Bool) {
         let old = Goal(weight: Weight(previous, .lb), setAt: t0, journeyStartedAt: t0)
         let (goal, fresh) = Goal.setting(Weight(new, .lb), at: t1, previous: old)

@@ -17,7 +17,8 @@ import W8Core
     @Test("6.7% reads as 6% in the weekly summary, the widget text and the widget's bar")
     func sameRoundingEverywhere() throws {
         // Start 200, goal 140: 4 lb lost is 6.67%.
-        let progress = GoalProgress(start: Weight(200, .lb), current: Weight(196, .lb), goal: Weight(140, .lb), unit: .lb)
+        let progress = GoalProgress(
+            start: Weight(200, .lb), current: Weight(196, .lb), goal: Weight(140, .lb), unit: .lb)
         let now = Date(timeIntervalSince1970: 1_790_000_000)
         let entry = WeightEntry(weight: Weight(196, .lb), date: now.addingTimeInterval(-3600))
         let summary = WeeklySummary(unit: .lb, now: now, entries: [entry], before: nil, progress: progress)
@@ -37,7 +38,10 @@ import W8Core
             ([MilestoneType.half], true, "Also reached the 50% milestone."),
             ([.threeQuarters, .half], true, "Also reached the 50% and 75% milestones."),
             ([.quarter, .half, .threeQuarters], false, "Reached the 25%, 50% and 75% milestones."),
-            ([.approaching, .threeQuarters, .threeQuarters], true, "Also reached the 75% and close-to-goal milestones."),
+            (
+                [.approaching, .threeQuarters, .threeQuarters], true,
+                "Also reached the 75% and close-to-goal milestones."
+            ),
         ])
     func reachedSentence(types: [MilestoneType], also: Bool, expected: String) {
         #expect(MilestoneType.reachedSentence(types, also: also) == expected)

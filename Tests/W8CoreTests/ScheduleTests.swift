@@ -17,7 +17,11 @@ func settings(_ edit: (inout Settings) -> Void = { _ in }) -> Settings {
     func weeklySummaryNextFire(day: Weekday, hour: Int) throws {
         let cal = PinnedCalendar.berlin
         let now = cal.date(2026, 11, 18, 12)  // Wednesday
-        let schedule = Schedule(settings: settings { $0.summary.day = day; $0.summary.hour = hour }, calendar: cal)
+        let schedule = Schedule(
+            settings: settings {
+                $0.summary.day = day
+                $0.summary.hour = hour
+            }, calendar: cal)
         let next = try #require(schedule.next(.weeklySummary, after: now))
         let c = cal.dateComponents([.weekday, .hour, .minute, .second], from: next.date)
         #expect(c.weekday == day.calendarWeekday)
@@ -37,12 +41,21 @@ func settings(_ edit: (inout Settings) -> Void = { _ in }) -> Settings {
     ])
     func springForwardGap(zone: String, y: Int, m: Int, d: Int, time: LocalTime, hour: Int, minute: Int) throws {
         let cal = PinnedCalendar.gregorian(zone)
-        let schedule = Schedule(settings: settings { $0.reminders.weighIn = true; $0.reminders.weighInTime = time; $0.quietHours.enabled = false }, calendar: cal)
+        let schedule = Schedule(
+            settings: settings {
+                $0.reminders.weighIn = true
+                $0.reminders.weighInTime = time
+                $0.quietHours.enabled = false
+            }, calendar: cal)
         let dayBefore = cal.date(y, m, d - 1, 12)
         let fire = try #require(schedule.next(.weighIn, after: dayBefore))
-        #expect(cal.dateComponents([.day, .hour, .minute], from: fire.date) == DateComponents(day: d, hour: hour, minute: minute))
+        #expect(
+            cal.dateComponents([.day, .hour, .minute], from: fire.date)
+                == DateComponents(day: d, hour: hour, minute: minute))
         let next = try #require(schedule.next(.weighIn, after: fire.date))
-        #expect(cal.dateComponents([.day, .hour, .minute], from: next.date) == DateComponents(day: d + 1, hour: time.hour, minute: time.minute))
+        #expect(
+            cal.dateComponents([.day, .hour, .minute], from: next.date)
+                == DateComponents(day: d + 1, hour: time.hour, minute: time.minute))
     }
 
     // A time that happens twice fires once, at its first pass.
@@ -52,7 +65,12 @@ func settings(_ edit: (inout Settings) -> Void = { _ in }) -> Settings {
     ])
     func fallBackRepeatedHour(zone: String, y: Int, m: Int, d: Int, time: LocalTime, firstPassOffset: Double) throws {
         let cal = PinnedCalendar.gregorian(zone)
-        let schedule = Schedule(settings: settings { $0.reminders.weighIn = true; $0.reminders.weighInTime = time; $0.quietHours.enabled = false }, calendar: cal)
+        let schedule = Schedule(
+            settings: settings {
+                $0.reminders.weighIn = true
+                $0.reminders.weighInTime = time
+                $0.quietHours.enabled = false
+            }, calendar: cal)
         let fire = try #require(schedule.next(.weighIn, after: cal.date(y, m, d - 1, 12)))
         #expect(cal.timeZone.secondsFromGMT(for: fire.date) == Int(firstPassOffset) + (firstPassOffset > 0 ? 3600 : 0))
         // After the first pass, the second pass of the same wall-clock time does not fire again.
@@ -83,14 +101,19 @@ func settings(_ edit: (inout Settings) -> Void = { _ in }) -> Settings {
         #expect(QuietHours().contains(LocalTime(hour: 23)))
         #expect(QuietHours().contains(LocalTime(hour: 6, minute: 59)))
         #expect(!QuietHours().contains(LocalTime(hour: 7)))
-        #expect(QuietHours(start: LocalTime(hour: 13), end: LocalTime(hour: 14)).contains(LocalTime(hour: 13, minute: 30)))
+        #expect(
+            QuietHours(start: LocalTime(hour: 13), end: LocalTime(hour: 14)).contains(LocalTime(hour: 13, minute: 30)))
         #expect(!QuietHours(enabled: false).contains(LocalTime(hour: 23)))
     }
 
     // The hydration interval is minutes (iShnak's unit mix-up fixed), from the end of quiet hours.
     @Test func hydrationEveryIntervalMinutes() throws {
         let cal = PinnedCalendar.utc
-        let schedule = Schedule(settings: settings { $0.reminders.hydration = true; $0.reminders.hydrationInterval = 90 }, calendar: cal)
+        let schedule = Schedule(
+            settings: settings {
+                $0.reminders.hydration = true
+                $0.reminders.hydrationInterval = 90
+            }, calendar: cal)
         var times: [String] = []
         var t = cal.date(2026, 11, 18, 0)
         while let next = schedule.next(.hydration, after: t), next.date < cal.date(2026, 11, 19, 0) {
@@ -106,9 +129,11 @@ func settings(_ edit: (inout Settings) -> Void = { _ in }) -> Settings {
             for meal in Meal.allCases { s.reminders[enabled: meal] = true }
         }
         let upcoming = Schedule(settings: s, calendar: cal).upcoming(after: cal.date(2026, 11, 18, 0))
-        #expect(upcoming.map(\.key) == [
-            "breakfast@2026-11-18T08:00", "lunch@2026-11-18T13:30", "dinner@2026-11-18T18:00", "summary@2026-11-22T09:00",
-        ])
+        #expect(
+            upcoming.map(\.key) == [
+                "breakfast@2026-11-18T08:00", "lunch@2026-11-18T13:30", "dinner@2026-11-18T18:00",
+                "summary@2026-11-22T09:00",
+            ])
     }
 
     @Test func disabledSummaryIsNeitherScheduledNorDue() {
@@ -124,7 +149,8 @@ func settings(_ edit: (inout Settings) -> Void = { _ in }) -> Settings {
     var schedule: Schedule { Schedule(settings: Settings(), calendar: cal) }  // Sunday 09:00
 
     @Test func firstRunSendsOnlyWithinTheHour() {
-        #expect(schedule.dueSummary(lastRun: nil, now: cal.date(2026, 11, 22, 9, 0, 0))?.key == "summary@2026-11-22T09:00")
+        #expect(
+            schedule.dueSummary(lastRun: nil, now: cal.date(2026, 11, 22, 9, 0, 0))?.key == "summary@2026-11-22T09:00")
         #expect(schedule.dueSummary(lastRun: nil, now: cal.date(2026, 11, 22, 9, 59)) != nil)
         #expect(schedule.dueSummary(lastRun: nil, now: cal.date(2026, 11, 22, 10, 1)) == nil)
         // Installed on a Wednesday: last Sunday's summary is not sent.
@@ -140,13 +166,21 @@ func settings(_ edit: (inout Settings) -> Void = { _ in }) -> Settings {
 
     @Test func notDueBeforeItsTime() {
         #expect(schedule.dueSummary(lastRun: cal.date(2026, 11, 22, 8), now: cal.date(2026, 11, 22, 8, 59, 59)) == nil)
-        #expect(schedule.dueSummary(lastRun: cal.date(2026, 11, 22, 8), now: cal.date(2026, 11, 22, 9))?.key == "summary@2026-11-22T09:00")
+        #expect(
+            schedule.dueSummary(lastRun: cal.date(2026, 11, 22, 8), now: cal.date(2026, 11, 22, 9))?.key
+                == "summary@2026-11-22T09:00")
     }
 
     // A config change moves the occurrence: the new day and hour count from the next run on.
     @Test func configChangeMovesTheOccurrence() {
-        let monday = Schedule(settings: settings { $0.summary.day = .mon; $0.summary.hour = 18 }, calendar: cal)
-        #expect(monday.dueSummary(lastRun: cal.date(2026, 11, 23, 17), now: cal.date(2026, 11, 23, 18))?.key == "summary@2026-11-23T18:00")
+        let monday = Schedule(
+            settings: settings {
+                $0.summary.day = .mon
+                $0.summary.hour = 18
+            }, calendar: cal)
+        #expect(
+            monday.dueSummary(lastRun: cal.date(2026, 11, 23, 17), now: cal.date(2026, 11, 23, 18))?.key
+                == "summary@2026-11-23T18:00")
         #expect(monday.next(.weeklySummary, after: cal.date(2026, 11, 23, 18))?.key == "summary@2026-11-30T18:00")
     }
 }
@@ -155,21 +189,25 @@ func settings(_ edit: (inout Settings) -> Void = { _ in }) -> Settings {
     let now = Date(timeIntervalSince1970: 1_800_000_000)
 
     func entry(_ daysAgo: Double, _ value: Double, _ unit: WeightUnit = .lb) -> WeightEntry {
-        WeightEntry(id: Int64(100 - daysAgo), weight: Weight(value, unit), date: now.addingTimeInterval(-daysAgo * 86400))
+        WeightEntry(
+            id: Int64(100 - daysAgo), weight: Weight(value, unit), date: now.addingTimeInterval(-daysAgo * 86400))
     }
 
     @Test(arguments: [
-        ([(6.0, 180.0), (1, 178.0)], WeightTrend.down), ([(6, 180), (1, 180.4)], .stable), ([(5, 180), (0.5, 181)], .up),
+        ([(6.0, 180.0), (1, 178.0)], WeightTrend.down), ([(6, 180), (1, 180.4)], .stable),
+        ([(5, 180), (0.5, 181)], .up),
         ([(3, 180)], .unknown),
     ])
     func trendFromTheWeek(points: [(Double, Double)], trend: WeightTrend) {
-        let s = WeeklySummary(unit: .lb, now: now, entries: points.map { entry($0.0, $0.1) }, before: nil, progress: nil)
+        let s = WeeklySummary(
+            unit: .lb, now: now, entries: points.map { entry($0.0, $0.1) }, before: nil, progress: nil)
         #expect(s.trend == trend)
     }
 
     // The change is measured from the latest entry before the week when there is one.
     @Test func changeFromTheEntryBeforeTheWeek() throws {
-        let s = WeeklySummary(unit: .kg, now: now, entries: [entry(2, 80, .kg)], before: entry(9, 81, .kg), progress: nil)
+        let s = WeeklySummary(
+            unit: .kg, now: now, entries: [entry(2, 80, .kg)], before: entry(9, 81, .kg), progress: nil)
         #expect(s.trend == .down)
         #expect(try #require(s.change) == -1)
         #expect(s.notification.title == "Your week: down 1.0 kg")
@@ -183,8 +221,10 @@ func settings(_ edit: (inout Settings) -> Void = { _ in }) -> Settings {
     }
 
     @Test func progressInTheBodyAndLimits() {
-        let progress = GoalProgress(start: Weight(200, .lb), current: Weight(178, .lb), goal: Weight(160, .lb), unit: .lb)
-        let s = WeeklySummary(unit: .lb, now: now, entries: [entry(6, 1543), entry(1, 178)], before: nil, progress: progress)
+        let progress = GoalProgress(
+            start: Weight(200, .lb), current: Weight(178, .lb), goal: Weight(160, .lb), unit: .lb)
+        let s = WeeklySummary(
+            unit: .lb, now: now, entries: [entry(6, 1543), entry(1, 178)], before: nil, progress: progress)
         let n = s.notification
         #expect(n.body.contains("55% of the way to 160.0 lb, 18.0 lb to go"))
         #expect(n.title.count <= 50 && n.body.count <= 150)
@@ -193,7 +233,9 @@ func settings(_ edit: (inout Settings) -> Void = { _ in }) -> Settings {
     @Test func streaks() {
         let cal = PinnedCalendar.berlin
         let today = cal.date(2026, 3, 30, 20)
-        let dates = [cal.date(2026, 3, 29, 8), cal.date(2026, 3, 28, 23, 59), cal.date(2026, 3, 27, 7), cal.date(2026, 3, 25, 7)]
+        let dates = [
+            cal.date(2026, 3, 29, 8), cal.date(2026, 3, 28, 23, 59), cal.date(2026, 3, 27, 7), cal.date(2026, 3, 25, 7),
+        ]
         #expect(Streak.daysBefore(today, dates: dates, calendar: cal) == 3)
         #expect(Streak.daysBefore(today, dates: [], calendar: cal) == 0)
     }

@@ -40,7 +40,8 @@ import W8Core
 
     @Test("An empty or unset HOME falls back to the account's home directory")
     func accountHome() {
-        #expect(XDGDirectories(environment: ["HOME": ""], accountHome: "/var/lib/ann").configHome == "/var/lib/ann/.config")
+        #expect(
+            XDGDirectories(environment: ["HOME": ""], accountHome: "/var/lib/ann").configHome == "/var/lib/ann/.config")
         #expect(XDGDirectories(environment: [:], accountHome: "/var/lib/ann").dataHome == "/var/lib/ann/.local/share")
     }
 }

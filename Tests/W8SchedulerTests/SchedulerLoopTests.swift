@@ -122,7 +122,12 @@ final class ManualCounter: @unchecked Sendable {
     private let lock = NSLock()
     private var value = 0
     /// The count before this call.
-    func next() -> Int { lock.withLock { defer { value += 1 }; return value } }
+    func next() -> Int {
+        lock.withLock {
+            defer { value += 1 }
+            return value
+        }
+    }
 }
 
 /// The loop's hydration and meal reminders, read against the intake log (drinks and meals in the database).

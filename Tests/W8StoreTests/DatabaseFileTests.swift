@@ -33,7 +33,8 @@ import W8TestSupport
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         try FileManager.default.createDirectory(
-            atPath: dir.appending("w8trackr"), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+            atPath: dir.appending("w8trackr"), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755]
+        )
         _ = try AppDatabase.open(at: dir.appending("w8trackr/w8trackr.sqlite"))
         #expect(try mode(dir.appending("w8trackr")) == 0o700)
     }
@@ -46,7 +47,9 @@ import W8TestSupport
         _ = try AppDatabase.open(at: path)
         let sqlite = Process()
         sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        sqlite.arguments = [path, "INSERT INTO grdb_migrations VALUES ('v99-from-the-future'); PRAGMA wal_checkpoint(TRUNCATE);"]
+        sqlite.arguments = [
+            path, "INSERT INTO grdb_migrations VALUES ('v99-from-the-future'); PRAGMA wal_checkpoint(TRUNCATE);",
+        ]
         try sqlite.run()
         sqlite.waitUntilExit()
         #expect(sqlite.terminationStatus == 0)
@@ -60,7 +63,8 @@ import W8TestSupport
         defer { dir.remove() }
         let path = dir.appending("w8trackr/w8trackr.sqlite")
         let ctx = EvaluationContext(now: Date(), calendar: PinnedCalendar.utc, settings: Settings())
-        _ = try AppDatabase.open(at: path).addEntry(WeightEntry(weight: Weight(82.5, .kg), date: Date(), note: "a"), context: ctx)
+        _ = try AppDatabase.open(at: path).addEntry(
+            WeightEntry(weight: Weight(82.5, .kg), date: Date(), note: "a"), context: ctx)
         let entries = try AppDatabase.open(at: path).entries()
         #expect(entries.count == 1)
         #expect(entries.first?.weight == Weight(82.5, .kg))

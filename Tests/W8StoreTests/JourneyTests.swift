@@ -25,7 +25,9 @@ struct Journey {
     }
 
     @discardableResult
-    mutating func goal(_ value: Double, _ unit: WeightUnit = .lb) throws -> (goal: Goal, newJourney: Bool, change: RecordedChange) {
+    mutating func goal(_ value: Double, _ unit: WeightUnit = .lb) throws -> (
+        goal: Goal, newJourney: Bool, change: RecordedChange
+    ) {
         now += 60
         return try db.database.setGoal(Weight(value, unit), at: now, context: context)
     }

@@ -18,7 +18,8 @@ import Testing
             let ms = Int64.random(in: -2_208_988_800_000...4_102_444_800_000, using: &generator)
             dates.append(Date(timeIntervalSince1970: Double(ms) / 1000))
             // And a moment between milliseconds, as Date() gives.
-            dates.append(Date(timeIntervalSince1970: Double(ms) / 1000 + Double.random(in: 0..<0.001, using: &generator)))
+            dates.append(
+                Date(timeIntervalSince1970: Double(ms) / 1000 + Double.random(in: 0..<0.001, using: &generator)))
         }
         for date in dates {
             #expect(StorageDate.text(date) == StorageDate.grdbText(date), "\(date.timeIntervalSince1970)")

@@ -11,8 +11,9 @@ import W8TestSupport
         let error = SystemCallError("open", path: "/nowhere/w8.sqlite", errno: Errno(rawValue: ENOENT))
         #expect(error.description == "open('/nowhere/w8.sqlite') failed: No such file or directory (errno 2)")
         #expect(error.reason == "No such file or directory")
-        #expect(SystemCallError("eventfd", errno: Errno(rawValue: EMFILE)).description
-            == "eventfd failed: Too many open files (errno 24)")
+        #expect(
+            SystemCallError("eventfd", errno: Errno(rawValue: EMFILE)).description
+                == "eventfd failed: Too many open files (errno 24)")
     }
 
     @Test("A call failing with EINTR is made again; any other failure is returned at once")

@@ -89,17 +89,29 @@ extension Presenter {
         let total: String
         switch outcome.event.kind {
         case .water, .beverage: total = day.waterLine
-        case .meal: total = day.goals.mealGoal > 0 ? "Meals today: \(day.meals) of \(day.goals.mealGoal)" : "Meals today: \(day.meals)"
-        case .snack: total = day.goals.snackGoal > 0 ? "Snacks today: \(day.snacks) of \(day.goals.snackGoal)" : "Snacks today: \(day.snacks)"
+        case .meal:
+            total =
+                day.goals.mealGoal > 0
+                ? "Meals today: \(day.meals) of \(day.goals.mealGoal)" : "Meals today: \(day.meals)"
+        case .snack:
+            total =
+                day.goals.snackGoal > 0
+                ? "Snacks today: \(day.snacks) of \(day.goals.snackGoal)" : "Snacks today: \(day.snacks)"
         }
-        let when = dayText(outcome.event.date) == dayText(day.day.start) && verb == "Logged" ? "" : " on \(dates.short(outcome.event.date))"
-        return ["\(verb) \(eventText(outcome.event, unit: day.goals.volumeUnit))\(when) (id \(outcome.event.id ?? 0)). \(total)."]
+        let when =
+            dayText(outcome.event.date) == dayText(day.day.start) && verb == "Logged"
+            ? "" : " on \(dates.short(outcome.event.date))"
+        return [
+            "\(verb) \(eventText(outcome.event, unit: day.goals.volumeUnit))\(when) (id \(outcome.event.id ?? 0)). \(total)."
+        ]
     }
 
     /// `w8 intake`: the events, newest first, with ids.
     public func intake(_ events: [IntakeEvent], unit: VolumeUnit, json: Bool) -> [String] {
         if json { return [JSON.array(events.map(eventJSON)).rendered()] }
-        if events.isEmpty { return ["Nothing logged in those days. Log a drink with 'w8 drink' or a meal with 'w8 eat meal'."] }
+        if events.isEmpty {
+            return ["Nothing logged in those days. Log a drink with 'w8 drink' or a meal with 'w8 eat meal'."]
+        }
         return events.map { event in
             String(format: "%5lld  ", event.id ?? 0) + dates.short(event.date) + "  " + eventText(event, unit: unit)
                 + (event.note.map { "  \($0)" } ?? "")

@@ -48,16 +48,17 @@ public struct Presenter: Sendable {
 
     public func statusJSON(_ snapshot: ProgressSnapshot, trend: TrendAnalysis) -> JSON {
         let progress = snapshot.progress
-        return .object([
-            ("unit", .string(unit.rawValue)),
-            ("current_weight", .decimal(snapshot.current?.weight.value(in: unit))),
-            ("start_weight", .decimal(progress == nil ? nil : snapshot.start?.weight.value(in: unit))),
-            ("goal_weight", .decimal(snapshot.goal?.weight.value(in: unit))),
-            ("progress_percent", .decimal(progress?.percent)),
-            ("next_milestone", .string(progress?.nextMilestone?.rawValue)),
-            ("distance_to_goal", .decimal(progress?.distanceToGoal)),
-            ("approaching", progress.map { .bool($0.isApproaching) } ?? .null),
-        ] + trendJSON(trend))
+        return .object(
+            [
+                ("unit", .string(unit.rawValue)),
+                ("current_weight", .decimal(snapshot.current?.weight.value(in: unit))),
+                ("start_weight", .decimal(progress == nil ? nil : snapshot.start?.weight.value(in: unit))),
+                ("goal_weight", .decimal(snapshot.goal?.weight.value(in: unit))),
+                ("progress_percent", .decimal(progress?.percent)),
+                ("next_milestone", .string(progress?.nextMilestone?.rawValue)),
+                ("distance_to_goal", .decimal(progress?.distanceToGoal)),
+                ("approaching", progress.map { .bool($0.isApproaching) } ?? .null),
+            ] + trendJSON(trend))
     }
 
     /// `trend_weight`, `weekly_rate` (units a week, negative when losing) and `forecast_date`; null when unknown.

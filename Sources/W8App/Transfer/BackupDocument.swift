@@ -23,7 +23,10 @@ public struct BackupDocument: Codable {
         var trendUnit: String?
 
         enum CodingKeys: String, CodingKey {
-            case id, date, weight, unit, note, bodyFatPercent = "body_fat_percent", trendWeight = "trend_weight", trendUnit = "trend_unit"
+            case id, date, weight, unit, note
+            case bodyFatPercent = "body_fat_percent"
+            case trendWeight = "trend_weight"
+            case trendUnit = "trend_unit"
         }
 
         public func encode(to encoder: Encoder) throws {
@@ -48,7 +51,9 @@ public struct BackupDocument: Codable {
         var journeyStartedAt: String
 
         enum CodingKeys: String, CodingKey {
-            case weight, unit, setAt = "set_at", journeyStartedAt = "journey_started_at"
+            case weight, unit
+            case setAt = "set_at"
+            case journeyStartedAt = "journey_started_at"
         }
     }
 
@@ -63,7 +68,14 @@ public struct BackupDocument: Codable {
         var notificationSent: Bool
 
         enum CodingKeys: String, CodingKey {
-            case type, dateAchieved = "date_achieved", weight, goalWeight = "goal_weight", startWeight = "start_weight", unit, progressPercent = "progress_percent", notificationSent = "notification_sent"
+            case type
+            case dateAchieved = "date_achieved"
+            case weight
+            case goalWeight = "goal_weight"
+            case startWeight = "start_weight"
+            case unit
+            case progressPercent = "progress_percent"
+            case notificationSent = "notification_sent"
         }
     }
 
@@ -76,7 +88,9 @@ public struct BackupDocument: Codable {
         var note: String?
 
         enum CodingKeys: String, CodingKey {
-            case kind, date, volumeML = "volume_ml", calories, note
+            case kind, date
+            case volumeML = "volume_ml"
+            case calories, note
         }
     }
 
@@ -129,7 +143,12 @@ public struct BackupDocument: Codable {
     var entries: [Entry]
 
     enum CodingKeys: String, CodingKey {
-        case format, version, w8Version = "w8_version", exportedAt = "exported_at", settings, goal, milestonesAchieved = "milestones_achieved", achievements, intake, entries
+        case format, version
+        case w8Version = "w8_version"
+        case exportedAt = "exported_at"
+        case settings, goal
+        case milestonesAchieved = "milestones_achieved"
+        case achievements, intake, entries
     }
 
     /// Everything but the entries, from the settings and the store's journey and intake log.

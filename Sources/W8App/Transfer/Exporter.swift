@@ -49,7 +49,8 @@ public struct Exporter {
 
     /// The CSV's columns: `id,date,weight,unit,note,body_fat_percent`, and the trend's with `withTrend`.
     public static func csvColumns(withTrend: Bool) -> [String] {
-        ["id", "date", "weight", "unit", "note", "body_fat_percent"] + (withTrend ? ["trend_weight", "trend_unit"] : [])
+        ["id", "date", "weight", "unit", "note", "body_fat_percent"]
+            + (withTrend ? ["trend_weight", "trend_unit"] : [])
     }
 
     /// The intake CSV's columns.

@@ -257,7 +257,8 @@ extension Presenter {
         if result.intakeRestored > 0 { counts += ", \(result.intakeRestored) intake events restored" }
         if summary.settingsRestored > 0 { counts += ", \(summary.settingsRestored) settings restored" }
         if summary.dryRun {
-            lines.append("Dry run, nothing written: " + counts.replacingOccurrences(of: " added", with: " to add") + ".")
+            lines.append(
+                "Dry run, nothing written: " + counts.replacingOccurrences(of: " added", with: " to add") + ".")
         } else {
             lines.append("Imported: \(counts).")
         }
@@ -265,7 +266,8 @@ extension Presenter {
         if !summary.dryRun {
             lines += milestoneLines(summary.outcome)
         } else if !result.change.achievements.isEmpty {
-            lines.append("Would record " + (MilestoneType.phrase(result.change.achievements.map(\.type)) ?? "nothing") + ".")
+            lines.append(
+                "Would record " + (MilestoneType.phrase(result.change.achievements.map(\.type)) ?? "nothing") + ".")
         }
         if let line = progressLine(result.change.snapshot) { lines.append(line) }
         return lines

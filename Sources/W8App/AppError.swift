@@ -10,11 +10,14 @@ public enum AppError: ReportableError, Equatable {
     case cannotRead(String)
     /// Input that was refused as a whole (an import with bad rows); the rows were reported already.
     case badInput(String)
+    /// A service the command needs refused (the notification server for `w8 notify-test`).
+    case unavailable(String)
 
     public var errorDescription: String? {
         switch self {
         case .config(let path, let message): "\(path): \(message)"
-        case .cannotWrite(let message), .cannotRead(let message), .badInput(let message): message
+        case .cannotWrite(let message), .cannotRead(let message), .badInput(let message), .unavailable(let message):
+            message
         }
     }
 
@@ -25,6 +28,7 @@ public enum AppError: ReportableError, Equatable {
         case .cannotWrite: .cannotCreate
         case .cannotRead: .noInput
         case .badInput: .dataError
+        case .unavailable: .unavailable
         }
     }
 }

@@ -98,6 +98,15 @@ public struct Runtime: Sendable {
         )
     }
 
+    /// `w8 notify-test`: posts the sample notification of `category`; a failure is exit 69 with its cause.
+    public func notifyTest(_ category: String) throws -> UInt32 {
+        do {
+            return try sink().post(.sample(category))
+        } catch {
+            throw AppError.unavailable("notification not shown: \(error.localizedDescription)")
+        }
+    }
+
     /// The wall clock.
     public static let clock: @Sendable () -> Date = { Date() }
 

@@ -4,6 +4,27 @@ import W8App
 import W8Core
 import W8Runtime
 
+/// The fields of an entry besides its weight, for `w8 add` and `w8 edit` (where each is a change).
+struct EntryFields: ParsableArguments {
+    @Option(help: "Unit of the weight (default: the preferred unit).")
+    var unit: WeightUnit?
+
+    @Option(help: "When you weighed: YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS] or ISO 8601 with offset (add: default now).")
+    var date: String?
+
+    @Option(help: "A note, up to 500 characters (edit: an empty string removes it).")
+    var note: String?
+
+    @Option(name: .customLong("body-fat"), help: "Body fat percentage, 2 to 75 (edit: empty removes it).")
+    var bodyFat: String?
+
+    @OptionGroup var output: OutputOptions
+
+    func input(weight: String?) -> EntryInput {
+        EntryInput(weight: weight, unit: unit, date: date, note: note, bodyFat: bodyFat)
+    }
+}
+
 extension W8 {
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -13,26 +34,14 @@ extension W8 {
         @Argument(help: "The weight: 182.4, 82,5 or with a unit, 82.5kg or 182lb.")
         var weight: String
 
-        @Option(help: "Unit of the weight (default: the preferred unit).")
-        var unit: WeightUnit?
-
-        @Option(help: "When you weighed: YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS] or ISO 8601 with offset (default: now).")
-        var date: String?
-
-        @Option(help: "A note, up to 500 characters.")
-        var note: String?
-
-        @Option(name: .customLong("body-fat"), help: "Body fat percentage, 2 to 75.")
-        var bodyFat: String?
-
-        @OptionGroup var output: OutputOptions
+        @OptionGroup var fields: EntryFields
 
         func run() throws {
             let (runtime, settings) = try Runtime.loaded()
-            let input = EntryInput(weight: weight, unit: unit, date: date, note: note, bodyFat: bodyFat)
             let outcome = try runtime.tracker(settings: settings).add(
-                try input.entry(defaultUnit: settings.unit, now: runtime.now, calendar: runtime.calendar))
-            report(outcome, verb: "Logged", runtime: runtime, settings: settings, json: output.json)
+                try fields.input(weight: weight).entry(
+                    defaultUnit: settings.unit, now: runtime.now, calendar: runtime.calendar))
+            report(outcome, verb: "Logged", runtime: runtime, settings: settings, json: fields.output.json)
         }
     }
 
@@ -47,33 +56,21 @@ extension W8 {
         @Option(help: "The new weight: 182.4, 82,5 or 82.5kg.")
         var weight: String?
 
-        @Option(help: "Unit of --weight (default: the preferred unit).")
-        var unit: WeightUnit?
-
-        @Option(help: "The new date: YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS] or ISO 8601 with offset.")
-        var date: String?
-
-        @Option(help: "The new note (an empty string removes it).")
-        var note: String?
-
-        @Option(name: .customLong("body-fat"), help: "The new body fat percentage, 2 to 75 (empty removes it).")
-        var bodyFat: String?
-
-        @OptionGroup var output: OutputOptions
+        @OptionGroup var fields: EntryFields
 
         func validate() throws {
-            if weight == nil, date == nil, note == nil, bodyFat == nil {
+            if weight == nil, fields.date == nil, fields.note == nil, fields.bodyFat == nil {
                 throw ValidationError("nothing to change: give --weight, --date, --note or --body-fat")
             }
-            if unit != nil, weight == nil { throw ValidationError("--unit goes with --weight") }
+            if fields.unit != nil, weight == nil { throw ValidationError("--unit goes with --weight") }
         }
 
         func run() throws {
             let (runtime, settings) = try Runtime.loaded()
-            let input = EntryInput(weight: weight, unit: unit, date: date, note: note, bodyFat: bodyFat)
-            let outcome = try runtime.tracker(settings: settings).edit(
-                id: id, try input.changes(defaultUnit: settings.unit, now: runtime.now, calendar: runtime.calendar))
-            report(outcome, verb: "Updated", runtime: runtime, settings: settings, json: output.json)
+            let changes = try fields.input(weight: weight).changes(
+                defaultUnit: settings.unit, now: runtime.now, calendar: runtime.calendar)
+            let outcome = try runtime.tracker(settings: settings).edit(id: id, changes)
+            report(outcome, verb: "Updated", runtime: runtime, settings: settings, json: fields.output.json)
         }
     }
 

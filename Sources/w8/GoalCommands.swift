@@ -40,8 +40,7 @@ extension W8 {
             let present = runtime.presenter(settings)
             if clear {
                 let removed = try runtime.tracker(settings: settings).clearGoal()
-                if output.json { return emit(.object([("cleared", .bool(removed))])) }
-                return print(removed ? "Goal cleared." : "No goal was set.")
+                return show(present.goalCleared(removed, json: output.json))
             }
             guard let weight else {
                 return show(present.goal(try runtime.database().snapshot(unit: settings.unit), json: output.json))
@@ -118,7 +117,5 @@ enum ConfigKey: ExpressibleByArgument, CustomStringConvertible {
 
     var description: String { if case .unknown(let text) = self { text } else { "" } }
 
-    static var allValueStrings: [String] { SettingKey.allCases.map(\.rawValue) }
-
-    static var defaultCompletionKind: CompletionKind { .list(allValueStrings) }
+    static var defaultCompletionKind: CompletionKind { .list(SettingKey.allCases.map(\.rawValue)) }
 }

@@ -30,7 +30,7 @@ extension W8.Systemd {
 
         func run() throws {
             try Runtime().systemdInstaller(executable: SystemdInstaller.runningExecutable()).install(
-                enable: !noEnable, report: show)
+                enable: !noEnable, report: say)
         }
     }
 
@@ -40,7 +40,7 @@ extension W8.Systemd {
             discussion: "Your data and config.toml stay. Example: w8 systemd uninstall")
 
         func run() throws {
-            try Runtime().systemdInstaller(executable: "").uninstall(report: show)
+            try Runtime().systemdInstaller(executable: "").uninstall(report: say)
         }
     }
 
@@ -68,13 +68,5 @@ extension W8.Systemd {
                 SystemdUnit.printed(unit, executable: try executable ?? SystemdInstaller.runningExecutable()),
                 terminator: "")
         }
-    }
-}
-
-/// Prints what the installer did: lines to stdout, warnings to stderr.
-private func show(_ message: SystemdMessage) {
-    switch message {
-    case .info(let line): print(line)
-    case .warning(let line): warn(line)
     }
 }

@@ -23,9 +23,8 @@ struct W8: ParsableCommand {
         version: version,
         subcommands: [
             Add.self, Goal.self, Status.self, Log.self, Edit.self, Remove.self, Milestones.self, Config.self,
-            Summary.self,
-            Drink.self, Eat.self, Today.self, Intake.self, Widget.self, Chart.self, Export.self, Import.self,
-            Schedule.self, Daemon.self, Systemd.self, Doctor.self, NotifyTest.self,
+            Summary.self, Drink.self, Eat.self, Today.self, Intake.self, Widget.self, Chart.self, Export.self,
+            Import.self, Schedule.self, Daemon.self, Systemd.self, Doctor.self, NotifyTest.self,
         ]
     )
 
@@ -68,10 +67,12 @@ func warn(_ text: String) {
     FileHandle.standardError.write(Data("w8: warning: \(text)\n".utf8))
 }
 
-/// Prints a JSON document, indented, for `--json`.
-func emit(_ json: JSON) { print(json.rendered()) }
-
 /// Prints a report's lines.
 func show(_ lines: [String]) {
     for line in lines { print(line) }
+}
+
+/// Prints what the systemd installer did: lines to stdout, warnings to stderr.
+func say(_ message: SystemdMessage) {
+    if case .warning(let line) = message { warn(line) } else if case .info(let line) = message { print(line) }
 }

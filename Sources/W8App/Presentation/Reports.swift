@@ -81,6 +81,12 @@ extension Presenter {
         return lines
     }
 
+    /// `w8 goal --clear`: whether there was a goal to remove.
+    public func goalCleared(_ removed: Bool, json: Bool) -> [String] {
+        if json { return [JSON.object([("cleared", .bool(removed))]).rendered()] }
+        return [removed ? "Goal cleared." : "No goal was set."]
+    }
+
     /// `w8 goal`: the goal as it is.
     public func goal(_ snapshot: ProgressSnapshot, json: Bool) -> [String] {
         if json { return [goalJSON(snapshot).rendered()] }

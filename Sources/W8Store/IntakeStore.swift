@@ -2,8 +2,8 @@ import Foundation
 import GRDB
 import W8Core
 
-/// A row of `intake_event`.
-struct IntakeRecord: FetchableRecord, MutablePersistableRecord {
+/// A row of `intake_event`; its columns are named by `CodingKeys`, without GRDB's per-row snake-case conversion.
+struct IntakeRecord: Codable, FetchableRecord, MutablePersistableRecord {
     static let databaseTableName = "intake_event"
     var id: Int64?
     var kind: IntakeKind
@@ -13,34 +13,17 @@ struct IntakeRecord: FetchableRecord, MutablePersistableRecord {
     var note: String?
     var createdAt: Date
 
-    init(row: Row) throws {
-        id = row["id"]
-        kind = row["kind"]
-        date = row["date"]
-        volume = row["volume_ml"]
-        calories = row["calories"]
-        note = row["note"]
-        createdAt = row["created_at"]
+    enum CodingKeys: String, CodingKey {
+        case id, kind, date
+        case volume = "volume_ml"
+        case calories, note
+        case createdAt = "created_at"
     }
 
     init(_ event: IntakeEvent, createdAt: Date) {
-        id = event.id
-        kind = event.kind
-        date = event.date
-        volume = event.volume
-        calories = event.calories
-        note = event.note
+        (id, kind, date, volume, calories, note) =
+            (event.id, event.kind, event.date, event.volume, event.calories, event.note)
         self.createdAt = createdAt
-    }
-
-    func encode(to container: inout PersistenceContainer) {
-        container["id"] = id
-        container["kind"] = kind
-        container["date"] = date
-        container["volume_ml"] = volume
-        container["calories"] = calories
-        container["note"] = note
-        container["created_at"] = createdAt
     }
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }

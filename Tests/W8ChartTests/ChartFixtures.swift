@@ -36,6 +36,17 @@ enum SampleCharts {
     }
 }
 
+extension ChartImage {
+    /// Draws the chart as a PNG in a directory of its own and reads it back with cairo's decoder.
+    func decoded() throws -> DecodedPNG {
+        let directory = try TemporaryDirectory(prefix: "w8chart")
+        defer { directory.remove() }
+        let path = directory.appending("chart.png")
+        try write(to: path, format: .png)
+        return try DecodedPNG(path: path)
+    }
+}
+
 /// A PNG read back with cairo's decoder (`cairo_image_surface_create_from_png`).
 struct DecodedPNG {
     let width: Int

@@ -13,13 +13,7 @@ import W8TestSupport
 struct ChartPNGTests {
     @Test("The PNG decodes at the requested size, fully opaque", arguments: [(800, 400), (640, 320), (1200, 300)])
     func decodesAtItsSize(width: Int, height: Int) throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let path = directory.appending("chart.png")
-
-        try SampleCharts.chart(width: width, height: height).write(to: path, format: .png)
-
-        let image = try DecodedPNG(path: path)
+        let image = try SampleCharts.chart(width: width, height: height).decoded()
         #expect(image.width == width)
         #expect(image.height == height)
         #expect(image.allOpaque)
@@ -45,13 +39,7 @@ struct ChartPNGTests {
 
     @Test("A series with a goal has pixels of the trend colour and of the goal colour")
     func trendAndGoalColours() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let path = directory.appending("chart.png")
-
-        try SampleCharts.chart(goal: 178).write(to: path, format: .png)
-
-        let image = try DecodedPNG(path: path)
+        let image = try SampleCharts.chart(goal: 178).decoded()
         #expect(image.count(of: ChartPalette.trend) > 200)
         #expect(image.count(of: ChartPalette.goal) > 200)
         #expect(image.count(of: ChartPalette.weight) > 30)
@@ -59,13 +47,7 @@ struct ChartPNGTests {
 
     @Test("Without a goal, no pixel has the goal colour")
     func noGoalColourWithoutGoal() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let path = directory.appending("chart.png")
-
-        try SampleCharts.chart(goal: nil).write(to: path, format: .png)
-
-        let image = try DecodedPNG(path: path)
+        let image = try SampleCharts.chart(goal: nil).decoded()
         #expect(image.count(of: ChartPalette.goal) == 0)
         #expect(image.count(of: ChartPalette.trend) > 200)
     }
@@ -83,13 +65,7 @@ struct ChartPNGTests {
 
     @Test("No weigh-ins: a valid PNG with the message and no chart lines")
     func emptyState() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let path = directory.appending("empty.png")
-
-        try SampleCharts.chart(points: [], goal: 170).write(to: path, format: .png)
-
-        let image = try DecodedPNG(path: path)
+        let image = try SampleCharts.chart(points: [], goal: 170).decoded()
         #expect(image.width == 800 && image.height == 400)
         #expect(image.count(of: ChartPalette.message) > 20)
         #expect(image.count(of: ChartPalette.trend) == 0)

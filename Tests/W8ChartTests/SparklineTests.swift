@@ -15,13 +15,7 @@ import W8TestSupport
 
     @Test("No text at all: no pixel of the label, title or message colours", arguments: [48, 128])
     func noText(size: Int) throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let path = directory.appending("spark.png")
-
-        try sparkline(size: size).write(to: path, format: .png)
-
-        let image = try DecodedPNG(path: path)
+        let image = try sparkline(size: size).decoded()
         #expect(image.width == size && image.height == size)
         for colour in [ChartPalette.label, ChartPalette.title, ChartPalette.message, ChartPalette.axis] {
             #expect(image.count(of: colour, tolerance: 2) == 0, "colour \(colour)")
@@ -30,26 +24,14 @@ import W8TestSupport
 
     @Test("Trend and goal are drawn, and still there at 48 px", arguments: [(48, 40), (128, 300)])
     func trendAndGoal(size: Int, minimum: Int) throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let path = directory.appending("spark.png")
-
-        try sparkline(size: size).write(to: path, format: .png)
-
-        let image = try DecodedPNG(path: path)
+        let image = try sparkline(size: size).decoded()
         #expect(image.count(of: ChartPalette.trend) > minimum)
         #expect(image.count(of: ChartPalette.goal) > minimum / 2)
     }
 
     @Test("The trend is a thick stroke: at 128 px a column through it has at least 6 trend pixels in a run")
     func thickTrend() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let path = directory.appending("spark.png")
-
-        try sparkline(goal: nil).write(to: path, format: .png)
-
-        let image = try DecodedPNG(path: path)
+        let image = try sparkline(goal: nil).decoded()
         let column = image.width / 2
         var longest = 0
         var run = 0
@@ -68,13 +50,7 @@ import W8TestSupport
 
     @Test("The goal line is inside the image also when the goal is far below the weights")
     func farGoal() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let path = directory.appending("spark.png")
-
-        try sparkline(goal: 120).write(to: path, format: .png)
-
-        let image = try DecodedPNG(path: path)
+        let image = try sparkline(goal: 120).decoded()
         // The goal is the lowest value: its line runs along the bottom margin, below every trend pixel.
         var goalRows: [Int] = []
         var trendRows: [Int] = []

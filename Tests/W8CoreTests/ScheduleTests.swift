@@ -33,13 +33,8 @@ func settings(_ edit: (inout Settings) -> Void = { _ in }) -> Settings {
         #expect(cal.dateComponents([.day], from: next.date, to: after.date).day == 7)
     }
 
-    // A time that does not exist fires once, at the first valid time after it; the next day is normal.
-    @Test(arguments: [
-        ("Europe/Berlin", 2026, 3, 29, LocalTime(hour: 2, minute: 30), 3, 0),
-        ("America/New_York", 2026, 3, 8, LocalTime(hour: 2, minute: 30), 3, 0),
-        ("America/New_York", 2026, 3, 8, LocalTime(hour: 2, minute: 0), 3, 0),
-    ])
-    func springForwardGap(zone: String, y: Int, m: Int, d: Int, time: LocalTime, hour: Int, minute: Int) throws {
+    /// A weigh-in reminder at `time` every day in `zone`, quiet hours off.
+    func weighInSchedule(zone: String, time: LocalTime) -> (Calendar, Schedule) {
         let cal = PinnedCalendar.gregorian(zone)
         let schedule = Schedule(
             settings: settings {
@@ -47,6 +42,17 @@ func settings(_ edit: (inout Settings) -> Void = { _ in }) -> Settings {
                 $0.reminders.weighInTime = time
                 $0.quietHours.enabled = false
             }, calendar: cal)
+        return (cal, schedule)
+    }
+
+    // A time that does not exist fires once, at the first valid time after it; the next day is normal.
+    @Test(arguments: [
+        ("Europe/Berlin", 2026, 3, 29, LocalTime(hour: 2, minute: 30), 3, 0),
+        ("America/New_York", 2026, 3, 8, LocalTime(hour: 2, minute: 30), 3, 0),
+        ("America/New_York", 2026, 3, 8, LocalTime(hour: 2, minute: 0), 3, 0),
+    ])
+    func springForwardGap(zone: String, y: Int, m: Int, d: Int, time: LocalTime, hour: Int, minute: Int) throws {
+        let (cal, schedule) = weighInSchedule(zone: zone, time: time)
         let dayBefore = cal.date(y, m, d - 1, 12)
         let fire = try #require(schedule.next(.weighIn, after: dayBefore))
         #expect(
@@ -64,13 +70,7 @@ func settings(_ edit: (inout Settings) -> Void = { _ in }) -> Settings {
         ("America/New_York", 2026, 11, 1, LocalTime(hour: 1, minute: 30), -4 * 3600.0),
     ])
     func fallBackRepeatedHour(zone: String, y: Int, m: Int, d: Int, time: LocalTime, firstPassOffset: Double) throws {
-        let cal = PinnedCalendar.gregorian(zone)
-        let schedule = Schedule(
-            settings: settings {
-                $0.reminders.weighIn = true
-                $0.reminders.weighInTime = time
-                $0.quietHours.enabled = false
-            }, calendar: cal)
+        let (cal, schedule) = weighInSchedule(zone: zone, time: time)
         let fire = try #require(schedule.next(.weighIn, after: cal.date(y, m, d - 1, 12)))
         #expect(cal.timeZone.secondsFromGMT(for: fire.date) == Int(firstPassOffset) + (firstPassOffset > 0 ? 3600 : 0))
         // After the first pass, the second pass of the same wall-clock time does not fire again.

@@ -3,11 +3,8 @@
 # `sleep` measured the same way in the same run (the floor: 0). Target: 0.
 # Usage: bench/idle.sh PATH/TO/w8
 set -euo pipefail
-w8=$(realpath "${1:-.build/release/w8}")
+. "$(dirname "$0")/common.sh"
 seconds=${IDLE_SECONDS:-60}
-out=${BENCH_OUT:-artifacts/bench}
-mkdir -p "$out"
-work=$(mktemp -d)
 trap 'kill $daemon $peer 2>/dev/null || true; rm -rf "$work"' EXIT
 
 switches() {  # total voluntary + involuntary context switches of every thread of $1

@@ -6,11 +6,8 @@
 # only if the import is wrong (not 100,000 entries, or a re-import that adds any).
 # Usage: bench/import.sh PATH/TO/w8   (IMPORT_RUNS: timed runs of each import, default 5)
 set -euo pipefail
-w8=$(realpath "${1:-.build/release/w8}")
+. "$(dirname "$0")/common.sh"
 runs=${IMPORT_RUNS:-5}
-out=${BENCH_OUT:-artifacts/bench}
-mkdir -p "$out"
-work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 # date,weight every 5 minutes from 2015-01-01 (100,000 rows end in December 2015), 70.0–90.0 kg; the 10k file is

@@ -5,10 +5,7 @@
 #      one-year trend) vs with 10 (target ≤ 1.5).
 # Usage: bench/run.sh PATH/TO/w8
 set -euo pipefail
-w8=$(realpath "${1:-.build/release/w8}")
-out=${BENCH_OUT:-artifacts/bench}
-mkdir -p "$out"
-work=$(mktemp -d)
+. "$(dirname "$0")/common.sh"
 trap 'rm -rf "$work"' EXIT
 
 # A home with N entries: a goal, then N-1 entries inserted straight into SQLite, dated before now.

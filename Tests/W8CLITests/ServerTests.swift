@@ -95,6 +95,14 @@ import W8TestSupport
     }
 
     /// An installed server that dies when D-Bus starts it (dunst with no display) is not "no server".
+    /// A sandbox on `bus` whose `w8 add 175` crosses 25% of the way from 180 to 160, and that add.
+    func crossQuarter(on bus: PrivateSessionBus) throws -> (W8Sandbox, W8Run) {
+        let w8 = try W8Sandbox(bus: bus)
+        try w8.run("add", "180", "--date", "2026-11-01")
+        try w8.run("goal", "160")
+        return (w8, try w8.run("add", "175"))
+    }
+
     @Test func serverThatFailsToStart() throws {
         let dunstService = URL(fileURLWithPath: "/usr/share/dbus-1/services/org.knopwob.dunst.service")
         try #require(
@@ -102,11 +110,7 @@ import W8TestSupport
             "dunst's D-Bus service file is missing; install it with: apt-get install dunst")
         let bus = try PrivateSessionBus(serviceFiles: [dunstService])
         defer { bus.stop() }
-        let w8 = try W8Sandbox(bus: bus)
-        try w8.run("add", "180", "--date", "2026-11-01")
-        try w8.run("goal", "160")
-
-        let added = try w8.run("add", "175")
+        let (w8, added) = try crossQuarter(on: bus)
 
         #expect(added.status == 0)
         #expect(added.seconds < 3)
@@ -126,11 +130,7 @@ import W8TestSupport
     @Test func noServerInstalled() throws {
         let bus = try PrivateSessionBus()
         defer { bus.stop() }
-        let w8 = try W8Sandbox(bus: bus)
-        try w8.run("add", "180", "--date", "2026-11-01")
-        try w8.run("goal", "160")
-
-        let added = try w8.run("add", "175")
+        let (w8, added) = try crossQuarter(on: bus)
 
         #expect(added.status == 0)
         #expect(added.stderr.contains("no notification server installed"), "\(added.stderr)")

@@ -143,7 +143,8 @@ public struct NotificationProbe: Sendable {
         try JSONEncoder().encode(steps).write(to: input)
         let start = Date()
         let output = try runCommand(
-            executable.path, [input.path], environment: environment, timeout: timeout, user: user)
+            try user.runnable(executable.path, in: directory.url), [input.path], environment: environment,
+            timeout: timeout, user: user)
         let seconds = Date().timeIntervalSince(start)
         guard output.status == 0 else {
             throw NotificationServerFixtureError.commandFailed(

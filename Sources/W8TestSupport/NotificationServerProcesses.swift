@@ -122,6 +122,19 @@ public struct SessionUser: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// A path from which this user can run the program at `path`: `path` itself for the user running the tests,
+    /// else a copy inside `directory` (which this user owns). A clone under a 0700 directory, as `mktemp -d`
+    /// makes, cannot be reached by another user.
+    func runnable(_ path: String, in directory: URL) throws -> String {
+        guard name != nil else { return path }
+        let copy = directory.appendingPathComponent((path as NSString).lastPathComponent)
+        if !FileManager.default.fileExists(atPath: copy.path) {
+            try FileManager.default.copyItem(atPath: path, toPath: copy.path)
+            try own(copy)
+        }
+        return copy.path
+    }
+
     /// Makes this user the owner of `url` and everything under it.
     func ownRecursively(_ url: URL) throws {
         guard name != nil else { return }

@@ -38,9 +38,9 @@ public final class W8Sandbox: @unchecked Sendable {
     public init(
         timeZone: String = "Europe/Berlin", extra: [String: String] = [:], user: SessionUser = .current
     ) throws {
-        executable = try W8Sandbox.locateW8()
         self.user = user
         root = try TemporaryDirectory(prefix: "w8-cli", owner: user).url
+        executable = try user.runnable(try W8Sandbox.locateW8(), in: root)
         try FileManager.default.createDirectory(
             at: root.appendingPathComponent("run"), withIntermediateDirectories: true)
         try user.ownRecursively(root)

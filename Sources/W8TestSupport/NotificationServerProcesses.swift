@@ -303,6 +303,15 @@ func runCommand(
 /// Foundation's `Process` on Linux spawns children with the calling thread's signal mask, and the threads tests run
 /// on (libdispatch workers) block nearly every signal, SIGTERM included: children started from them ignore
 /// `terminate()`. Starting them from a thread with nothing blocked gives them the default mask.
+/// Held while a child is launched: Foundation's `Process.run()` was seen crashing (in `memmove`, under
+/// `posix_spawn`) when test threads launched children at the same moment.
+let processLaunch = Mutex<Void>(())
+
+/// Launches `process`, one launch at a time across the test process.
+public func launch(_ process: Process) throws {
+    try processLaunch.withLock { _ in try process.run() }
+}
+
 func launchWithEmptySignalMask(_ process: Process) throws {
     final class Outcome: Sendable {
         let error = Mutex<(any Error)?>(nil)
@@ -313,7 +322,7 @@ func launchWithEmptySignalMask(_ process: Process) throws {
         var empty = sigset_t()
         sigemptyset(&empty)
         pthread_sigmask(SIG_SETMASK, &empty, nil)
-        do { try process.run() } catch { outcome.error.withLock { $0 = error } }
+        do { try launch(process) } catch { outcome.error.withLock { $0 = error } }
         outcome.done.signal()
     }
     thread.start()

@@ -59,7 +59,7 @@ import W8TestSupport
             w8.databasePath, "INSERT INTO grdb_migrations VALUES ('v99'); PRAGMA wal_checkpoint(TRUNCATE);",
         ]
         sqlite.standardOutput = FileHandle.nullDevice
-        try sqlite.run()
+        try launch(sqlite)
         sqlite.waitUntilExit()
         let before = try Data(contentsOf: URL(fileURLWithPath: w8.databasePath))
         let result = try w8.run("add", "179")

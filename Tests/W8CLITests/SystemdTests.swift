@@ -259,7 +259,7 @@ private func tool(_ name: String, _ arguments: [String], environment: [String: S
     process.standardInput = FileHandle.nullDevice
     process.standardOutput = output
     process.standardError = output
-    try process.run()
+    try launch(process)
     let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitUntilExit()
     return ToolRun(status: process.terminationStatus, output: text)

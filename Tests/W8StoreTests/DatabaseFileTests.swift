@@ -50,7 +50,7 @@ import W8TestSupport
         sqlite.arguments = [
             path, "INSERT INTO grdb_migrations VALUES ('v99-from-the-future'); PRAGMA wal_checkpoint(TRUNCATE);",
         ]
-        try sqlite.run()
+        try launch(sqlite)
         sqlite.waitUntilExit()
         #expect(sqlite.terminationStatus == 0)
         let before = try Data(contentsOf: URL(fileURLWithPath: path))

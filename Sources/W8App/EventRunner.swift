@@ -20,6 +20,24 @@ public enum FireOutcome: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
+/// What pressing a reminder's button did.
+public enum ActionOutcome: Sendable, CustomStringConvertible {
+    case logged(IntakeOutcome)
+    /// The reminder of this kind is to be posted again at the date.
+    case snoozed(EventKind, until: Date)
+    case ignored(String)
+
+    public var description: String {
+        switch self {
+        case .logged(let outcome):
+            let what = outcome.event.volume.map { "\($0) ml of \(outcome.event.kind)" } ?? "a \(outcome.event.kind)"
+            return "logged \(what)" + (outcome.warning.map { "; \($0)" } ?? "")
+        case .snoozed(let kind, let date): return "\(kind) reminder again at \(date)"
+        case .ignored(let why): return "ignored: \(why)"
+        }
+    }
+}
+
 /// Fires scheduled occurrences: claims each in the database first, so that the daemon, the systemd timer and
 /// a manual `w8 summary --send --if-due` send it exactly once between them.
 public struct EventRunner: Sendable {
@@ -29,16 +47,19 @@ public struct EventRunner: Sendable {
     public let calendar: Calendar
     /// Draws the summary's chart and returns the image file to attach, or nil to send it without one.
     public let summaryImage: (@Sendable (WeeklySummary) -> String?)?
+    /// Told when a button on a reminder logs a drink or a meal.
+    public let statusBar: (any StatusBar)?
 
     public init(
         database: AppDatabase, sink: any NotificationSink, settings: Settings, calendar: Calendar,
-        summaryImage: (@Sendable (WeeklySummary) -> String?)? = nil
+        summaryImage: (@Sendable (WeeklySummary) -> String?)? = nil, statusBar: (any StatusBar)? = nil
     ) {
         self.database = database
         self.sink = sink
         self.settings = settings
         self.calendar = calendar
         self.summaryImage = summaryImage
+        self.statusBar = statusBar
     }
 
     public var schedule: Schedule { Schedule(settings: settings, calendar: calendar) }
@@ -163,12 +184,35 @@ public struct EventRunner: Sendable {
         !(try database.entryDates(since: calendar.startOfDay(for: now)).isEmpty)
     }
 
-    /// Posts a reminder replacing the one of its kind still on screen, and keeps the new server id.
-    func postReminder(_ kind: EventKind, _ now: Date, streakDays: Int = 0) throws -> FireOutcome {
-        var notification = DesktopNotification.reminder(kind, streakDays: streakDays)
+    /// Posts a reminder replacing the one of its kind still on screen, and keeps the new server id. Hydration and
+    /// meal reminders carry their buttons; the sink shows them only where the server supports actions.
+    public func postReminder(_ kind: EventKind, _ now: Date, streakDays: Int = 0) throws -> FireOutcome {
+        var notification = DesktopNotification.reminder(kind, streakDays: streakDays, intake: settings.intake)
         notification.replacesID = try database.notificationID(forKey: notification.key)
         let outcome = post(notification)
         if case .sent(let id) = outcome { try database.setNotificationID(id, forKey: notification.key, at: now) }
+        return outcome
+    }
+
+    /// Acts on a button pressed on a reminder: logs the drink or the meal, or asks for the reminder again
+    /// `ReminderAction.snoozeInterval` later; then closes the notification. Unknown buttons change nothing.
+    public func handle(_ press: NotificationActionPress, at now: Date) throws -> ActionOutcome {
+        guard let action = ReminderAction(rawValue: press.actionID),
+            let kind = DesktopNotification.reminderKind(forKey: press.key),
+            ReminderAction.actions(for: kind).contains(action)
+        else { return .ignored("unknown button '\(press.actionID)' on \(press.key)") }
+        let log = IntakeLog(
+            database: database, sink: sink, settings: settings, now: now, calendar: calendar,
+            statusBar: statusBar ?? NoStatusBar())
+        let outcome: ActionOutcome
+        switch action {
+        case .cup: outcome = .logged(try log.drink(settings.intake.cup, at: now))
+        case .bottle: outcome = .logged(try log.drink(settings.intake.bottle, at: now))
+        case .ate: outcome = .logged(try log.eat(.meal, at: now))
+        case .snooze: outcome = .snoozed(kind, until: now.addingTimeInterval(ReminderAction.snoozeInterval))
+        }
+        // The server may have closed it already; a failure here changes nothing that was logged.
+        try? sink.close(id: press.notificationID)
         return outcome
     }
 
@@ -179,4 +223,9 @@ public struct EventRunner: Sendable {
             return .failed(error.localizedDescription)
         }
     }
+}
+
+/// A status bar that is never refreshed.
+struct NoStatusBar: StatusBar {
+    func refresh() {}
 }

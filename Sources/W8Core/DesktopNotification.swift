@@ -43,6 +43,8 @@ public struct DesktopNotification: Sendable, Equatable {
     public var replacesID: UInt32?
     /// A file to show as the notification's image, where the server supports images.
     public var imagePath: String?
+    /// Buttons, shown where the server advertises the `actions` capability; a press reaches the sink's handler.
+    public var actions: [NotificationAction]
 
     public static let appName = "W8Trackr"
     public static let iconName = "w8trackr"
@@ -51,7 +53,8 @@ public struct DesktopNotification: Sendable, Equatable {
     public init(
         key: String, title: String, body: String, urgency: NotificationUrgency = .normal,
         category: NotificationCategory, icon: String = DesktopNotification.iconName,
-        expiry: NotificationExpiry = .serverDefault, replacesID: UInt32? = nil, imagePath: String? = nil
+        expiry: NotificationExpiry = .serverDefault, replacesID: UInt32? = nil, imagePath: String? = nil,
+        actions: [NotificationAction] = []
     ) {
         self.key = key
         self.title = title
@@ -62,6 +65,7 @@ public struct DesktopNotification: Sendable, Equatable {
         self.expiry = expiry
         self.replacesID = replacesID
         self.imagePath = imagePath
+        self.actions = actions
     }
 
     /// The freedesktop/HIG limits for a readable notification (`001_*`).
@@ -86,4 +90,40 @@ public protocol NotificationSink: Sendable {
     func post(_ notification: DesktopNotification) throws -> UInt32
     /// Closes a notification shown earlier, by its server id.
     func close(id: UInt32) throws
+    /// Sets who hears the buttons pressed on notifications this sink posts from now on.
+    ///
+    /// The handler may run on any thread, and must not call the sink before it returns: hand the press on.
+    func onAction(_ handler: @escaping @Sendable (NotificationActionPress) -> Void)
+}
+
+extension NotificationSink {
+    /// Sinks that show no buttons never call a handler.
+    public func onAction(_ handler: @escaping @Sendable (NotificationActionPress) -> Void) {}
+}
+
+/// A button on a notification: `id` comes back when it is pressed, `label` is what the person reads.
+public struct NotificationAction: Sendable, Equatable {
+    public var id: String
+    public var label: String
+
+    public init(id: String, label: String) {
+        self.id = id
+        self.label = label
+    }
+}
+
+/// A button pressed on a posted notification.
+public struct NotificationActionPress: Sendable, Equatable {
+    /// The server id of the notification, to close it.
+    public var notificationID: UInt32
+    /// The notification's `key`, such as "reminder.hydration".
+    public var key: String
+    /// The pressed action's `id`.
+    public var actionID: String
+
+    public init(notificationID: UInt32, key: String, actionID: String) {
+        self.notificationID = notificationID
+        self.key = key
+        self.actionID = actionID
+    }
 }

@@ -4,8 +4,16 @@ extension DesktopNotification {
     /// The stable key of a reminder: one notification per kind, replaced when it fires again.
     public static func reminderKey(_ kind: EventKind) -> String { "reminder.\(kind.description)" }
 
-    /// A reminder notification: low urgency, replacing the previous one of its kind.
-    public static func reminder(_ kind: EventKind, streakDays: Int = 0) -> DesktopNotification {
+    /// The reminder kind whose `reminderKey` is `key`, or nil for any other notification.
+    public static func reminderKind(forKey key: String) -> EventKind? {
+        ([.weighIn, .streak, .hydration] + Meal.allCases.map(EventKind.meal)).first { reminderKey($0) == key }
+    }
+
+    /// A reminder notification: low urgency, replacing the previous one of its kind. With `intake`, the hydration
+    /// and meal reminders carry their buttons (`ReminderAction`), labelled with its cup and bottle sizes.
+    public static func reminder(
+        _ kind: EventKind, streakDays: Int = 0, intake: IntakeSettings? = nil
+    ) -> DesktopNotification {
         let (title, body): (String, String)
         switch kind {
         case .weighIn, .weeklySummary:
@@ -23,7 +31,41 @@ extension DesktopNotification {
         case .hydration:
             (title, body) = ("Drink some water", "A glass of water now helps you stay on track.")
         }
-        return DesktopNotification(key: reminderKey(kind), title: title, body: body, urgency: .low, category: .reminder)
+        let actions = intake.map { intake in ReminderAction.actions(for: kind).map { $0.action(intake) } } ?? []
+        return DesktopNotification(
+            key: reminderKey(kind), title: title, body: body, urgency: .low, category: .reminder, actions: actions)
+    }
+}
+
+/// A button on a reminder: log a drink or a meal from it, or have it again later.
+public enum ReminderAction: String, Sendable, CaseIterable {
+    case cup
+    case bottle
+    case ate
+    case snooze
+
+    /// How long "In 15 minutes" puts a reminder off.
+    public static let snoozeInterval: TimeInterval = 15 * 60
+
+    /// The buttons of the reminder of `kind`: drinks on the hydration reminder, "I ate" on a meal's.
+    public static func actions(for kind: EventKind) -> [ReminderAction] {
+        switch kind {
+        case .hydration: [.cup, .bottle]
+        case .meal: [.ate, .snooze]
+        case .weighIn, .weeklySummary, .streak: []
+        }
+    }
+
+    /// The button, labelled with the configured sizes: "+1 cup (250 ml)".
+    public func action(_ intake: IntakeSettings) -> NotificationAction {
+        let label =
+            switch self {
+            case .cup: "+1 cup (\(intake.cup) ml)"
+            case .bottle: "+1 bottle (\(intake.bottle) ml)"
+            case .ate: "I ate"
+            case .snooze: "In 15 minutes"
+            }
+        return NotificationAction(id: rawValue, label: label)
     }
 }
 

@@ -93,6 +93,9 @@ struct LibnotifyContext {
     private var connection: OpaquePointer?
     /// The server's capabilities, once it has answered.
     private var knownCapabilities: [String]?
+    /// Notifications with buttons, by key, kept alive so that libnotify hears their `ActionInvoked`; one per key,
+    /// released when the next of that key is posted.
+    var withActions: [String: UnsafeMutablePointer<NotifyNotification>] = [:]
 
     /// Readies libnotify and the session bus: `notify_init` once, then `g_bus_get_sync`.
     ///
@@ -136,6 +139,11 @@ struct LibnotifyContext {
     mutating func serverCapabilities() -> [String]? {
         if knownCapabilities == nil { knownCapabilities = capabilities() }
         return knownCapabilities
+    }
+
+    /// Whether the server shows buttons (`actions`); false when it does not say.
+    mutating func serverShowsActions() -> Bool {
+        serverCapabilities()?.contains("actions") ?? false
     }
 
     /// Whether bodies must be escaped: true unless the server says it does not read markup.

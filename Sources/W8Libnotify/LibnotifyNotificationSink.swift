@@ -1,5 +1,6 @@
 import CLibnotify
 import Foundation
+import Synchronization
 import W8Core
 
 /// What a notification server says about itself, for `w8 doctor`.
@@ -29,6 +30,8 @@ public final class LibnotifyNotificationSink: NotificationSink {
     public let dataDirectories: [String]
     /// Where the session bus finds the servers it starts, to name one that failed to start.
     public let serviceDirectories: [String]
+    /// Who hears pressed buttons; without one, notifications are posted without their buttons.
+    private let actionHandler = Mutex<(@Sendable (NotificationActionPress) -> Void)?>(nil)
 
     /// - Parameters:
     ///   - deadline: the longest a `post`, `close` or `serverInfo` waits for the notification server.
@@ -47,6 +50,7 @@ public final class LibnotifyNotificationSink: NotificationSink {
     /// `g_object_get (…, "id")`. With `replacesID` set, the server replaces that notification and keeps its id.
     public func post(_ notification: DesktopNotification) throws(LibnotifyError) -> UInt32 {
         let icon = resolveIcon(notification.icon)
+        let handler = notification.actions.isEmpty ? nil : actionHandler.withLock { $0 }
         return try run { context throws(LibnotifyError) in
             try context.connect()
             let body = context.serverReadsMarkup() ? Self.escapeMarkup(notification.body) : notification.body
@@ -65,13 +69,35 @@ public final class LibnotifyNotificationSink: NotificationSink {
             if let imagePath = notification.imagePath, context.serverShowsImages() {
                 notify_notification_set_hint(handle, "image-path", g_variant_new_string(imagePath))
             }
+            // The previous one of this key stops listening, so that a press reaches only the newest.
+            if let previous = context.withActions.removeValue(forKey: notification.key) { g_object_unref(previous) }
+            let buttons = handler != nil && context.serverShowsActions()
+            if let handler, buttons {
+                for action in notification.actions {
+                    let target = Unmanaged.passRetained(ActionTarget(key: notification.key, handler: handler))
+                    notify_notification_add_action(
+                        handle, action.id, action.label, actionInvoked, target.toOpaque(), releaseActionTarget)
+                }
+            }
             var error: UnsafeMutablePointer<GError>?
             guard notify_notification_show(handle, &error) != 0 else {
                 throw error.map { GLibError(taking: $0).libnotifyError }
                     ?? .serverError("notify_notification_show failed")
             }
+            if buttons {
+                context.withActions[notification.key] = g_object_ref(handle).assumingMemoryBound(
+                    to: NotifyNotification.self)
+            }
             return UInt32(bitPattern: clibnotify_notification_get_id(handle))
         }
+    }
+
+    /// Sets who hears the buttons pressed on notifications posted from now on.
+    ///
+    /// The handler runs on the libnotify thread (`notify_notification_add_action`'s callback, from
+    /// `ActionInvoked`), so it must hand the press on rather than call this sink.
+    public func onAction(_ handler: @escaping @Sendable (NotificationActionPress) -> Void) {
+        actionHandler.withLock { $0 = handler }
     }
 
     /// Closes the notification with server id `id`, whichever process showed it.
@@ -201,4 +227,29 @@ public final class LibnotifyNotificationSink: NotificationSink {
 
     /// The icon size notifications are drawn at by most servers (see `iconPreference`).
     static let preferredIconPixels = 48
+}
+
+/// What one button's callback needs: the notification's key and the handler to tell.
+private final class ActionTarget {
+    let key: String
+    let handler: @Sendable (NotificationActionPress) -> Void
+
+    init(key: String, handler: @escaping @Sendable (NotificationActionPress) -> Void) {
+        self.key = key
+        self.handler = handler
+    }
+}
+
+/// libnotify's `NotifyActionCallback`, on the libnotify thread: tells the target's handler.
+private let actionInvoked: NotifyActionCallback = { notification, action, data in
+    guard let notification, let action, let data else { return }
+    let target = Unmanaged<ActionTarget>.fromOpaque(data).takeUnretainedValue()
+    let id = UInt32(bitPattern: clibnotify_notification_get_id(notification))
+    target.handler(NotificationActionPress(notificationID: id, key: target.key, actionID: String(cString: action)))
+}
+
+/// The `GFreeFunc` libnotify calls when the action goes away with its notification.
+private let releaseActionTarget: GFreeFunc = { data in
+    guard let data else { return }
+    Unmanaged<ActionTarget>.fromOpaque(data).release()
 }

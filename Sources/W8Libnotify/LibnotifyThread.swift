@@ -1,3 +1,4 @@
+import CLibnotify
 import Dispatch
 import Foundation
 import Synchronization
@@ -7,6 +8,9 @@ import Synchronization
 /// libnotify keeps unlocked global state, so every sink and `serverInfo` in the process share this thread; one
 /// thread per sink would race on that state. `notify_notification_show` blocks for 25 s against a hung server, so
 /// callers wait with their own deadline. While a call is overdue, new calls fail at once instead of queueing.
+///
+/// Between jobs the thread runs GLib's default main context, where libnotify's action signals arrive; it blocks
+/// in `poll()` with no timer, and a new job wakes it with `g_main_context_wakeup`.
 final class LibnotifyThread: Sendable {
     /// libnotify's state is per process, so is this thread.
     static let process = LibnotifyThread()
@@ -21,7 +25,6 @@ final class LibnotifyThread: Sendable {
     }
 
     private let state = Mutex(State())
-    private let jobsAvailable = DispatchSemaphore(value: 0)
 
     private init() {}
 
@@ -43,7 +46,7 @@ final class LibnotifyThread: Sendable {
             return !state.started
         }
         if mustStart { startThread() }
-        jobsAvailable.signal()
+        g_main_context_wakeup(g_main_context_default())
 
         if completion.done.wait(timeout: .now() + deadline) == .timedOut, let overdue = completion.abandon() {
             if overdue { state.withLock { $0.overdue = true } }
@@ -55,9 +58,14 @@ final class LibnotifyThread: Sendable {
     private func startThread() {
         let thread = Thread { [self] in
             var context = LibnotifyContext()
+            let mainContext = g_main_context_default()
             while true {
-                jobsAvailable.wait()
-                let job = state.withLock { $0.jobs.removeFirst() }
+                let job = state.withLock { $0.jobs.isEmpty ? nil : $0.jobs.removeFirst() }
+                guard let job else {
+                    // Dispatches D-Bus signals (ActionInvoked); returns early when a job is queued.
+                    _ = g_main_context_iteration(mainContext, 1)
+                    continue
+                }
                 job(&context)
                 state.withLock { $0.overdue = false }
             }

@@ -20,12 +20,14 @@ extension Runtime {
         let waiter = try WallClockWaiter(watching: [runtime.paths.configFile, "/etc/localtime"], signals: signals)
         let config = runtime.config
         let sink = runtime.sink()
+        let inbox = NotificationActionInbox(wake: { waiter.wake() })
+        sink.onAction { inbox.push($0) }
         let scheduler = Scheduler(
             runner: { settings, calendar in
                 runtime.eventRunner(database: database, sink: sink, settings: settings, calendar: calendar)
             },
             waiter: waiter, loadSettings: { try config.load() }, clock: Runtime.clock,
-            calendar: { Runtime.localCalendar(rereadZone: true) }, log: log)
+            calendar: { Runtime.localCalendar(rereadZone: true) }, log: log, inbox: inbox)
         let done = DispatchSemaphore(value: 0)
         let thread = Thread {
             scheduler.run()

@@ -177,7 +177,8 @@ public struct Runtime: Sendable {
     {
         EventRunner(
             database: database, sink: sink, settings: settings, calendar: calendar,
-            summaryImage: { [paths] summary in Runtime.summaryChart(summary, paths: paths, calendar: calendar) })
+            summaryImage: { [paths] summary in Runtime.summaryChart(summary, paths: paths, calendar: calendar) },
+            statusBar: WaybarRefresh(offset: settings.widgetSignal))
     }
 
     /// The trend's days of the last `days` days; the trend itself is computed over the whole last year.

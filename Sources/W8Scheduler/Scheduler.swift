@@ -1,6 +1,29 @@
 import Foundation
+import Synchronization
 import W8App
 import W8Core
+
+/// Buttons pressed on notifications, handed from the notification thread to the scheduler's thread.
+public final class NotificationActionInbox: Sendable {
+    private let presses = Mutex<[NotificationActionPress]>([])
+    private let wake: @Sendable () -> Void
+
+    /// - Parameter wake: wakes the scheduler's wait (`WallClockWaiter.wake`).
+    public init(wake: @escaping @Sendable () -> Void) { self.wake = wake }
+
+    /// Queues `press` and wakes the scheduler; safe from any thread, never blocks on the sink.
+    public func push(_ press: NotificationActionPress) {
+        presses.withLock { $0.append(press) }
+        wake()
+    }
+
+    func take() -> [NotificationActionPress] {
+        presses.withLock { presses in
+            defer { presses = [] }
+            return presses
+        }
+    }
+}
 
 /// The scheduler thread's loop: sleeps until the next event by the wall clock, fires it, and starts over when
 /// the config file, the clock or the time zone changes. It never polls.
@@ -13,6 +36,7 @@ public final class Scheduler: Sendable {
     let calendar: @Sendable () -> Calendar
     let log: Log
     let waiter: any Waiting
+    let inbox: NotificationActionInbox?
 
     /// - Parameters:
     ///   - runner: the event runner for the settings and calendar in force (store, sink and summary image are the
@@ -23,8 +47,9 @@ public final class Scheduler: Sendable {
     public init(
         runner: @escaping @Sendable (Settings, Calendar) -> EventRunner, waiter: any Waiting,
         loadSettings: @escaping @Sendable () throws -> Settings, clock: @escaping @Sendable () -> Date,
-        calendar: @escaping @Sendable () -> Calendar, log: @escaping Log
+        calendar: @escaping @Sendable () -> Calendar, log: @escaping Log, inbox: NotificationActionInbox? = nil
     ) {
+        self.inbox = inbox
         self.makeRunner = runner
         self.waiter = waiter
         self.loadSettings = loadSettings
@@ -39,15 +64,22 @@ public final class Scheduler: Sendable {
         log("started; \(describeNext(settings))")
         catchUp(settings)
         var since = clock()
+        // Reminders put off by "In 15 minutes", by when to post them again.
+        var snoozed: [EventKind: Date] = [:]
         while true {
             let runner = makeRunner(settings, calendar())
-            let next = upcoming(runner, after: clock()).first?.date
+            handlePresses(runner, snoozed: &snoozed)
+            let next = [upcoming(runner, after: clock()).first?.date, snoozed.values.min()].compactMap { $0 }.min()
             switch waiter.wait(until: next) {
             case .deadline:
                 since = fireDue(runner, since: since)
+                fireSnoozed(runner, &snoozed)
             case .clockChanged:
                 log("the clock was set; planning again")
                 since = fireDue(runner, since: since)
+                fireSnoozed(runner, &snoozed)
+            case .woken:
+                continue
             case .fileChanged:
                 settings = reload(previous: settings)
                 log("settings changed; \(describeNext(settings))")
@@ -75,6 +107,33 @@ public final class Scheduler: Sendable {
             report(occurrence, Result { try runner.fire(occurrence, at: now) })
         }
         return now
+    }
+
+    /// Acts on the buttons pressed since the last look: logs drinks and meals, and notes snoozed reminders.
+    func handlePresses(_ runner: EventRunner, snoozed: inout [EventKind: Date]) {
+        for press in inbox?.take() ?? [] {
+            do {
+                let outcome = try runner.handle(press, at: clock())
+                if case .snoozed(let kind, let date) = outcome { snoozed[kind] = date }
+                log("\(press.key) button '\(press.actionID)': \(outcome)")
+            } catch {
+                log("\(press.key) button '\(press.actionID)': \(error.localizedDescription)")
+            }
+        }
+    }
+
+    /// Posts again the snoozed reminders whose time has come.
+    func fireSnoozed(_ runner: EventRunner, _ snoozed: inout [EventKind: Date]) {
+        let now = clock()
+        for (kind, date) in snoozed where date <= now {
+            snoozed[kind] = nil
+            let key = DesktopNotification.reminderKey(kind)
+            do {
+                log("\(key) (snoozed): \(try runner.postReminder(kind, now))")
+            } catch {
+                log("\(key) (snoozed): \(error.localizedDescription)")
+            }
+        }
     }
 
     /// The next events, the hydration reminder counted from the last drink; when the database cannot be read,

@@ -23,6 +23,8 @@ public enum WaiterWake: Equatable, Sendable {
     case stopped
     /// One of the signals the waiter was made with arrived; the associated value is its number.
     case signal(Int32)
+    /// ``WallClockWaiter/wake()`` was called: something was handed to the waiting thread.
+    case woken
 }
 
 /// Blocks a thread until a wall-clock moment, with no polling, and wakes early for the things that must
@@ -36,6 +38,7 @@ public final class WallClockWaiter: Waiting {
 
     private let timerFD: Int32
     private let stopFD: Int32
+    private let wakeFD: Int32
     /// -1 when no signals are handled; `poll()` skips negative descriptors.
     private let signalFD: Int32
     /// -1 when no files are watched.
@@ -81,6 +84,7 @@ public final class WallClockWaiter: Waiting {
 
         timerFD = try open("timerfd_create", cw8_timerfd_create_realtime())
         stopFD = try open("eventfd", cw8_eventfd_create())
+        wakeFD = try open("eventfd", cw8_eventfd_create())
         if signals.isEmpty {
             signalFD = -1
         } else {
@@ -100,7 +104,7 @@ public final class WallClockWaiter: Waiting {
     }
 
     deinit {
-        for fd in [timerFD, stopFD, signalFD, inotifyFD] where fd >= 0 {
+        for fd in [timerFD, stopFD, wakeFD, signalFD, inotifyFD] where fd >= 0 {
             _ = close(fd)
         }
     }
@@ -138,7 +142,7 @@ public final class WallClockWaiter: Waiting {
                 // Without an armed timer (none wanted, already past, or timerfd_settime failed) poll() times out.
                 let timeout: Int32 =
                     if let deadline, !timerArmed { deadline.milliseconds(after: RealtimeInstant.now()) } else { -1 }
-                var fds = [stopFD, signalFD, timerFD, inotifyFD].map {
+                var fds = [stopFD, signalFD, timerFD, inotifyFD, wakeFD].map {
                     pollfd(fd: $0, events: Int16(POLLIN), revents: 0)
                 }
                 let ready = poll(&fds, nfds_t(fds.count), timeout)
@@ -162,8 +166,21 @@ public final class WallClockWaiter: Waiting {
                     if errno == ECANCELED { return .clockChanged }
                 }
                 if fds[3].revents != 0, watches.readEvents(inotify: inotifyFD) { return .fileChanged }
+                if fds[4].revents != 0 {
+                    var count: UInt64 = 0
+                    _ = read(wakeFD, &count, MemoryLayout<UInt64>.size)
+                    return .woken
+                }
             }
         }
+    }
+
+    /// Makes the current wait, or the next one, return ``Wake/woken`` once. Safe from any thread.
+    ///
+    /// Writes to a second `eventfd`, which the wait reads back.
+    public func wake() {
+        var one: UInt64 = 1
+        _ = write(wakeFD, &one, MemoryLayout<UInt64>.size)
     }
 
     /// Makes the current wait, and every later one, return ``Wake/stopped``. Safe from any thread.

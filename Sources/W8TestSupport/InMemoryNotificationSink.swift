@@ -7,6 +7,7 @@ public final class InMemoryNotificationSink: NotificationSink, @unchecked Sendab
     private var _posted: [DesktopNotification] = []
     private var _closed: [UInt32] = []
     private var nextID: UInt32 = 1
+    private var handler: (@Sendable (NotificationActionPress) -> Void)?
     /// When set, every post fails with this error, like a desktop with no notification server.
     public var failure: (any Error)?
 
@@ -27,5 +28,15 @@ public final class InMemoryNotificationSink: NotificationSink, @unchecked Sendab
 
     public func close(id: UInt32) throws {
         lock.withLock { _closed.append(id) }
+    }
+
+    public func onAction(_ handler: @escaping @Sendable (NotificationActionPress) -> Void) {
+        lock.withLock { self.handler = handler }
+    }
+
+    /// Presses the button `actionID` on the notification with server id `id`, as a person would on a desktop.
+    public func press(_ actionID: String, onKey key: String, id: UInt32) {
+        let handler = lock.withLock { self.handler }
+        handler?(NotificationActionPress(notificationID: id, key: key, actionID: actionID))
     }
 }

@@ -193,6 +193,79 @@ public final class HungNotificationServer {
     deinit { stop() }
 }
 
+/// A notification server on a private bus that advertises chosen capabilities, records every `Notify` and
+/// `CloseNotification`, and presses a button on the notification that offers it
+/// (`Tests/Support/button_notification_server.py`).
+public final class ButtonNotificationServer {
+    public let bus: PrivateSessionBus
+    private let server: ChildProcess
+    private let events: URL
+
+    /// One call the server received, or one press it made.
+    public struct Event: Sendable, Equatable {
+        public var method: String
+        public var id: UInt32
+        public var summary: String?
+        /// `Notify`'s actions as pairs of id and label.
+        public var actions: [NotificationAction]
+        public var action: String?
+    }
+
+    public var environment: [String: String] { bus.environment }
+
+    /// - Parameters:
+    ///   - capabilities: what `GetCapabilities` answers, such as `["actions", "body"]`.
+    ///   - press: the action id to invoke half a second after a notification offering it is shown.
+    public init(capabilities: [String], press: String? = nil) throws {
+        let script = repositoryRoot.appendingPathComponent("Tests/Support/button_notification_server.py")
+        let python =
+            FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")
+            ? "/usr/bin/python3" : try requireExecutable("python3", debianPackage: "python3-dbus python3-gi")
+        bus = try PrivateSessionBus()
+        events = bus.directory.url.appendingPathComponent("server-events.jsonl")
+        do {
+            server = try ChildProcess(
+                name: "button-notification-server", executable: python,
+                arguments: [script.path, events.path, capabilities.joined(separator: ",")] + (press.map { [$0] } ?? []),
+                environment: bus.environment, logDirectory: bus.directory.url)
+            let line = try server.readLine(timeout: 5)
+            guard line == "ready" else {
+                throw NotificationServerFixtureError.didNotStart(server.name, log: line + "\n" + server.log)
+            }
+        } catch {
+            bus.stop()
+            throw error
+        }
+    }
+
+    /// What the server received so far, in order.
+    public func received() -> [Event] {
+        let text = (try? String(contentsOf: events, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").compactMap { line in
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                let method = object["method"] as? String, let id = object["id"] as? Int
+            else { return nil }
+            let flat = object["actions"] as? [String] ?? []
+            let actions = stride(from: 0, to: flat.count - 1, by: 2).map {
+                NotificationAction(id: flat[$0], label: flat[$0 + 1])
+            }
+            return Event(
+                method: method, id: UInt32(id), summary: object["summary"] as? String, actions: actions,
+                action: object["action"] as? String)
+        }
+    }
+
+    /// The server's own output, for failure messages.
+    public var log: String { server.log }
+
+    public func stop() {
+        server.stop()
+        bus.stop()
+    }
+
+    deinit { stop() }
+}
+
 /// dunst on its own Xvfb display and private session bus, configured so tests can read back what it showed.
 ///
 /// The test configuration keeps every notification (no stacking of duplicates, history of 100), shows each for

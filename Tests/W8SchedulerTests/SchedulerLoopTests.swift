@@ -239,4 +239,40 @@ final class ManualCounter: @unchecked Sendable {
             #expect(log.lines.contains(line), "\(log.lines)")
         }
     }
+
+    @Test("A pressed In 15 minutes wakes the loop, which posts the meal reminder again 15 minutes later")
+    func snoozes() throws {
+        let store = try TemporaryDatabase()
+        defer { store.directory.remove() }
+        let sink = InMemoryNotificationSink()
+        let clock = ManualClock(calendar.date(2026, 11, 23, 13))
+        // The press comes while the loop waits for the second time, after lunch's reminder went out.
+        let waiter = ScriptedWaiter([.deadline, .woken, .deadline], clock: clock) { index in
+            if index == 1 { sink.press("snooze", onKey: "reminder.lunch", id: 1) }
+        }
+        let inbox = NotificationActionInbox(wake: {})
+        sink.onAction { inbox.push($0) }
+        var settings = Settings()
+        settings.summary.enabled = false
+        settings.reminders[enabled: .lunch] = true
+        let frozen = settings
+        let log = LogLines()
+        let calendar = calendar
+
+        Scheduler(
+            runner: { settings, calendar in
+                EventRunner(database: store.database, sink: sink, settings: settings, calendar: calendar)
+            },
+            waiter: waiter, loadSettings: { frozen }, clock: { clock.now() }, calendar: { calendar },
+            log: { log.append($0) }, inbox: inbox
+        ).run()
+
+        #expect(
+            waiter.deadlines == [
+                calendar.date(2026, 11, 23, 13, 30), calendar.date(2026, 11, 24, 13, 30),
+                calendar.date(2026, 11, 23, 13, 45), calendar.date(2026, 11, 24, 13, 30),
+            ], "log: \(log.lines)")
+        #expect(sink.posted.map(\.title) == ["Lunch time", "Lunch time"])
+        #expect(sink.closed == [1])
+    }
 }

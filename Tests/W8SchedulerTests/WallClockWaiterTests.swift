@@ -45,6 +45,20 @@ import W8TestSupport
         #expect(waiter.wait(until: Date() + 60) == .stopped)
     }
 
+    @Test func wakeEndsOneWaitOnly() async throws {
+        let waiter = try WallClockWaiter(watching: [], signals: [])
+
+        let (wake, elapsed) = await waking(waiter, until: nil) { waiter.wake() }
+
+        #expect(wake == .woken)
+        #expect(elapsed < .seconds(2))
+        // Then: the wake was used up; the next wait runs to its deadline.
+        #expect(waiter.wait(until: Date() + 0.05) == .deadline)
+        // A wake before the wait ends it at once.
+        waiter.wake()
+        #expect(waiter.wait(until: Date() + 60) == .woken)
+    }
+
     @Test func stopBeforeTheWaitWinsOverAPastDate() throws {
         let waiter = try WallClockWaiter(watching: [], signals: [])
         waiter.stop()

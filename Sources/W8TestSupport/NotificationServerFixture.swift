@@ -166,23 +166,8 @@ public final class HungNotificationServer {
         guard FileManager.default.fileExists(atPath: script.path) else {
             throw NotificationServerFixtureError.didNotStart("hung notification server", log: "missing \(script.path)")
         }
-        // Debian's interpreter, which has python3-dbus; a pyenv python3 earlier on PATH may not.
-        let python =
-            FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")
-            ? "/usr/bin/python3" : try requireExecutable("python3", debianPackage: "python3-dbus python3-gi")
         bus = try PrivateSessionBus()
-        do {
-            server = try ChildProcess(
-                name: "hung-notification-server", executable: python, arguments: [script.path],
-                environment: bus.environment, logDirectory: bus.directory.url)
-            let line = try server.readLine(timeout: 5)
-            guard line == "ready" else {
-                throw NotificationServerFixtureError.didNotStart(server.name, log: line + "\n" + server.log)
-            }
-        } catch {
-            bus.stop()
-            throw error
-        }
+        server = try startPythonServer("hung-notification-server", arguments: [script.path], on: bus)
     }
 
     public func stop() {
@@ -218,24 +203,12 @@ public final class ButtonNotificationServer {
     ///   - press: the action id to invoke half a second after a notification offering it is shown.
     public init(capabilities: [String], press: String? = nil) throws {
         let script = repositoryRoot.appendingPathComponent("Tests/Support/button_notification_server.py")
-        let python =
-            FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")
-            ? "/usr/bin/python3" : try requireExecutable("python3", debianPackage: "python3-dbus python3-gi")
         bus = try PrivateSessionBus()
         events = bus.directory.url.appendingPathComponent("server-events.jsonl")
-        do {
-            server = try ChildProcess(
-                name: "button-notification-server", executable: python,
-                arguments: [script.path, events.path, capabilities.joined(separator: ",")] + (press.map { [$0] } ?? []),
-                environment: bus.environment, logDirectory: bus.directory.url)
-            let line = try server.readLine(timeout: 5)
-            guard line == "ready" else {
-                throw NotificationServerFixtureError.didNotStart(server.name, log: line + "\n" + server.log)
-            }
-        } catch {
-            bus.stop()
-            throw error
-        }
+        server = try startPythonServer(
+            "button-notification-server",
+            arguments: [script.path, events.path, capabilities.joined(separator: ",")] + (press.map { [$0] } ?? []),
+            on: bus)
     }
 
     /// What the server received so far, in order.
@@ -437,3 +410,24 @@ func dunstHistory(dunstctl: String, bus: PrivateSessionBus, environment: [String
 /// The checkout this file was compiled from, to find `Tests/Support`.
 let repositoryRoot = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+/// Starts a python3 D-Bus server script on `bus` and waits for its `ready` line; on failure the bus is stopped.
+/// It runs under Debian's interpreter, which has python3-dbus; a pyenv python3 earlier on PATH may not.
+func startPythonServer(_ name: String, arguments: [String], on bus: PrivateSessionBus) throws -> ChildProcess {
+    do {
+        let python =
+            FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")
+            ? "/usr/bin/python3" : try requireExecutable("python3", debianPackage: "python3-dbus python3-gi")
+        let server = try ChildProcess(
+            name: name, executable: python, arguments: arguments, environment: bus.environment,
+            logDirectory: bus.directory.url)
+        let line = try server.readLine(timeout: 5)
+        guard line == "ready" else {
+            throw NotificationServerFixtureError.didNotStart(server.name, log: line + "\n" + server.log)
+        }
+        return server
+    } catch {
+        bus.stop()
+        throw error
+    }
+}

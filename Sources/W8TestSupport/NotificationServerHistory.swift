@@ -51,19 +51,28 @@ public struct ShownNotification: Sendable, Equatable {
         self.timeoutMicroseconds = timeoutMicroseconds
     }
 
+    /// The dictionaries of a busctl JSON `aa{sv}` answer (`{"type": "aa{sv}", "data": [[{field: {type, data}}]]}`),
+    /// as `dunstctl history` and `makoctl list` print it; `command` names it in the error.
+    static func busctlEntries(_ json: Data, command: String) throws -> [[String: Any]] {
+        guard let root = try? JSONSerialization.jsonObject(with: json) as? [String: Any],
+            let outer = root["data"] as? [Any], let list = outer.first as? [[String: Any]]
+        else {
+            throw NotificationServerFixtureError.unreadableOutput(
+                command, output: String(decoding: json, as: UTF8.self))
+        }
+        return list
+    }
+
+    /// The value of `key` in one busctl dictionary entry (`{key: {type, data}}`).
+    static func field<T>(_ entry: [String: Any], _ key: String, as type: T.Type) -> T? {
+        (entry[key] as? [String: Any])?["data"] as? T
+    }
+
     /// Decodes `dunstctl history` (dunst 1.9: busctl JSON `{"type": "aa{sv}", "data": [[{field: {type, data}}]]}`),
     /// oldest first.
     static func decodeHistory(_ json: Data) throws -> [ShownNotification] {
         let text = String(decoding: json, as: UTF8.self)
-        guard let root = try? JSONSerialization.jsonObject(with: json) as? [String: Any],
-            let outer = root["data"] as? [Any], let list = outer.first as? [[String: Any]]
-        else {
-            throw NotificationServerFixtureError.unreadableOutput("dunstctl history", output: text)
-        }
-        func field<T>(_ entry: [String: Any], _ key: String, as type: T.Type) -> T? {
-            (entry[key] as? [String: Any])?["data"] as? T
-        }
-        return try list.map { entry in
+        return try busctlEntries(json, command: "dunstctl history").map { entry in
             guard let id = field(entry, "id", as: NSNumber.self), let summary = field(entry, "summary", as: String.self)
             else {
                 throw NotificationServerFixtureError.unreadableOutput("dunstctl history", output: text)
@@ -91,15 +100,7 @@ public struct ShownNotification: Sendable, Equatable {
     /// notifications on screen, oldest first. mako lists no urgency or timeout, and `iconPath` is the icon as sent.
     static func decodeMakoList(_ json: Data) throws -> [ShownNotification] {
         let text = String(decoding: json, as: UTF8.self)
-        guard let root = try? JSONSerialization.jsonObject(with: json) as? [String: Any],
-            let outer = root["data"] as? [Any], let list = outer.first as? [[String: Any]]
-        else {
-            throw NotificationServerFixtureError.unreadableOutput("makoctl list", output: text)
-        }
-        func field<T>(_ entry: [String: Any], _ key: String, as type: T.Type) -> T? {
-            (entry[key] as? [String: Any])?["data"] as? T
-        }
-        return try list.map { entry in
+        return try busctlEntries(json, command: "makoctl list").map { entry in
             guard let id = field(entry, "id", as: NSNumber.self), let summary = field(entry, "summary", as: String.self)
             else {
                 throw NotificationServerFixtureError.unreadableOutput("makoctl list", output: text)

@@ -28,15 +28,7 @@ struct AppExport: Sendable, CustomTestStringConvertible {
     func read(_ text: String, chunk: Int = .max) throws -> (DelimitedImport, [ImportRow]) {
         let options = ImportOptions(preferredUnit: preferred, now: AppImportTests.now, calendar: AppImportTests.berlin)
         var reader = DelimitedImport(format: nil, options: options)
-        let bytes = Array(text.utf8)
-        var rows: [ImportRow] = []
-        var start = 0
-        while start < bytes.count {
-            let end = min(bytes.count, start + chunk)
-            rows += try reader.feed(bytes[start..<end])
-            start = end
-        }
-        rows += try reader.finish()
+        let rows = try DelimitedImportTests.feed(&reader, text, chunk: chunk)
         return (reader, rows.sorted { AppImportTests.line($0) < AppImportTests.line($1) })
     }
 }

@@ -79,6 +79,12 @@ import W8TestSupport
         throws -> (ImportFormat?, [ImportRow])
     {
         var reader = DelimitedImport(format: format, options: options)
+        let rows = try feed(&reader, text, chunk: chunk)
+        return (reader.format, rows)
+    }
+
+    /// Every row of `text`, fed to `reader` in chunks of `chunk` bytes, then finished.
+    static func feed(_ reader: inout DelimitedImport, _ text: String, chunk: Int = .max) throws -> [ImportRow] {
         let bytes = Array(text.utf8)
         var rows: [ImportRow] = []
         var start = 0
@@ -87,8 +93,7 @@ import W8TestSupport
             rows += try reader.feed(bytes[start..<end])
             start = end
         }
-        rows += try reader.finish()
-        return (reader.format, rows)
+        return rows + (try reader.finish())
     }
 
     static func entries(_ rows: [ImportRow]) -> [WeightEntry] {

@@ -29,12 +29,6 @@ public struct Occurrence: Sendable, Equatable, Hashable {
     public var date: Date
     /// `kind@YYYY-MM-DDTHH:MM` in local time: the same for both passes of a repeated hour, so it fires once.
     public var key: String
-
-    public init(kind: EventKind, date: Date, key: String) {
-        self.kind = kind
-        self.date = date
-        self.key = key
-    }
 }
 
 /// The schedule the settings describe, computed with the calendar passed in.

@@ -7,12 +7,6 @@ public struct TrendPoint: Sendable, Equatable {
     public var date: Date
     public var weight: Double
     public var trend: Double
-
-    public init(date: Date, weight: Double, trend: Double) {
-        self.date = date
-        self.weight = weight
-        self.trend = trend
-    }
 }
 
 /// The smoothed trend of the weigh-ins, its weekly rate of change and when it reaches the goal, in the preferred

@@ -6,15 +6,7 @@ import W8Store
 import W8TestSupport
 
 /// Scheduled events on a temporary database, the in-memory sink and a Berlin calendar.
-@Suite struct EventRunnerTests {
-    let calendar = PinnedCalendar.berlin
-    let store: TemporaryDatabase
-    let sink = InMemoryNotificationSink()
-
-    init() throws {
-        store = try TemporaryDatabase()
-    }
-
+@Suite final class EventRunnerTests: SchedulingSuite {
     func runner(_ settings: Settings = Settings(), sink: InMemoryNotificationSink? = nil) -> EventRunner {
         EventRunner(
             database: store.database, sink: sink ?? self.sink, settings: settings, calendar: calendar,
@@ -29,7 +21,6 @@ import W8TestSupport
 
     @Test("A summary is claimed once: a second runner at the same moment finds it already sent")
     func summaryOnce() throws {
-        defer { store.directory.remove() }
         let sunday = calendar.date(2026, 11, 22, 9)
         try store.database.setLastRun("summary", sunday.addingTimeInterval(-7 * 86400))
 
@@ -45,7 +36,6 @@ import W8TestSupport
 
     @Test("A summary that could not be shown is unclaimed, so the next run sends it")
     func failedSummaryIsRetried() throws {
-        defer { store.directory.remove() }
         let sunday = calendar.date(2026, 11, 22, 9)
         try store.database.setLastRun("summary", sunday.addingTimeInterval(-7 * 86400))
 
@@ -58,7 +48,6 @@ import W8TestSupport
 
     @Test("The weigh-in reminder is skipped once a weight is logged that local day")
     func weighInSkippedAfterLogging() throws {
-        defer { store.directory.remove() }
         let runner = runner(weighInSettings())
         let occurrence = try #require(runner.schedule.latest(.weighIn, atOrBefore: calendar.date(2026, 11, 23, 8)))
         let context = EvaluationContext(now: occurrence.date, calendar: calendar, settings: Settings())
@@ -71,7 +60,6 @@ import W8TestSupport
 
     @Test("A weigh-in reminder is posted when nothing is logged, and its server id is kept to close it later")
     func weighInPosted() throws {
-        defer { store.directory.remove() }
         let runner = runner(weighInSettings())
         let occurrence = try #require(runner.schedule.latest(.weighIn, atOrBefore: calendar.date(2026, 11, 23, 8)))
 
@@ -82,7 +70,6 @@ import W8TestSupport
 
     @Test("A reminder more than 15 minutes late (after a suspend) is dropped, not shown out of its moment")
     func lateReminderDropped() throws {
-        defer { store.directory.remove() }
         let runner = runner(weighInSettings())
         let occurrence = try #require(runner.schedule.latest(.weighIn, atOrBefore: calendar.date(2026, 11, 23, 8)))
 

@@ -1,20 +1,13 @@
 import Foundation
 import Testing
 import W8App
-import W8Core
 import W8Store
 import W8TestSupport
 
+@testable import W8Core
+
 /// The hydration and meal reminders read the intake log: a temporary database, the in-memory sink, Berlin.
-@Suite struct IntakeReminderTests {
-    let calendar = PinnedCalendar.berlin
-    let store: TemporaryDatabase
-    let sink = InMemoryNotificationSink()
-
-    init() throws {
-        store = try TemporaryDatabase()
-    }
-
+@Suite final class IntakeReminderTests: SchedulingSuite {
     /// Hydration every 120 minutes from the end of quiet hours (07:00), lunch at 13:30; no summary.
     func settings() -> Settings {
         var settings = Settings()
@@ -42,7 +35,6 @@ import W8TestSupport
 
     @Test("The hydration reminder is skipped once the day's water goal is met; one cup short, it is posted")
     func skippedAfterGoalMet() throws {
-        defer { store.directory.remove() }
         // Given eight cups early in the morning, long before the 11:00 reminder's interval.
         for minute in 0..<8 { try log(.water, 250, at: calendar.date(2026, 11, 23, 6, minute)) }
 
@@ -58,7 +50,6 @@ import W8TestSupport
 
     @Test("Seven cups are short of the goal: the reminder is posted")
     func postedShortOfGoal() throws {
-        defer { store.directory.remove() }
         for minute in 0..<7 { try log(.water, 250, at: calendar.date(2026, 11, 23, 6, minute)) }
 
         #expect(try runner().fire(hydration(at: 11), at: calendar.date(2026, 11, 23, 11)) == .sent(1))
@@ -69,7 +60,6 @@ import W8TestSupport
         "Within its interval after a drink (water or another), the hydration reminder is skipped",
         arguments: [IntakeKind.water, .beverage])
     func skippedWithinTheInterval(kind: IntakeKind) throws {
-        defer { store.directory.remove() }
         try log(kind, 330, at: calendar.date(2026, 11, 23, 10, 30))
 
         let outcome = try runner().fire(hydration(at: 11), at: calendar.date(2026, 11, 23, 11))
@@ -80,7 +70,6 @@ import W8TestSupport
 
     @Test("The next hydration reminder is counted from the last drink, keeps its key, and fires once")
     func nextCountedFromTheLastDrink() throws {
-        defer { store.directory.remove() }
         let runner = runner()
         // No drink: the grid (07:00, 09:00, 11:00, …).
         let after = calendar.date(2026, 11, 23, 10, 31)
@@ -105,7 +94,6 @@ import W8TestSupport
 
     @Test("A drink long enough before the next occurrence moves nothing")
     func oldDrinkMovesNothing() throws {
-        defer { store.directory.remove() }
         try log(.water, 250, at: calendar.date(2026, 11, 23, 8, 30))
 
         let next = try runner().next(.hydration, after: calendar.date(2026, 11, 23, 10, 31))
@@ -116,7 +104,6 @@ import W8TestSupport
 
     @Test("A moved time inside quiet hours gives way to the next allowed occurrence, after the quiet hours")
     func movedIntoQuietHours() throws {
-        defer { store.directory.remove() }
         // 20:30 + 120 minutes is 22:30, inside the quiet hours 22:00–07:00.
         try log(.water, 250, at: calendar.date(2026, 11, 23, 20, 30))
 
@@ -135,7 +122,6 @@ import W8TestSupport
             (.snack, 13, 0, nil),
         ])
     func mealSkip(kind: IntakeKind, hour: Int, minute: Int, skip: String?) throws {
-        defer { store.directory.remove() }
         let runner = runner()
         let lunch = try #require(runner.schedule.latest(.meal(.lunch), atOrBefore: calendar.date(2026, 11, 23, 14)))
         #expect(lunch.date == calendar.date(2026, 11, 23, 13, 30))

@@ -6,15 +6,7 @@ import W8Store
 import W8TestSupport
 
 /// The reminders' buttons and what pressing each does: a temporary database, the in-memory sink, Berlin.
-@Suite struct ReminderActionTests {
-    let calendar = PinnedCalendar.berlin
-    let store: TemporaryDatabase
-    let sink = InMemoryNotificationSink()
-
-    init() throws {
-        store = try TemporaryDatabase()
-    }
-
+@Suite final class ReminderActionTests: SchedulingSuite {
     func runner() -> EventRunner {
         var settings = Settings()
         settings.summary.enabled = false

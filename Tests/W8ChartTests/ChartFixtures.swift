@@ -1,9 +1,9 @@
 import CCairo
 import Foundation
-import W8Core
 import W8TestSupport
 
 @testable import W8Chart
+@testable import W8Core
 
 #if canImport(FoundationXML)
     import FoundationXML

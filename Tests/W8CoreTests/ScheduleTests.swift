@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-import W8Core
 import W8TestSupport
+
+@testable import W8Core
 
 func settings(_ edit: (inout Settings) -> Void = { _ in }) -> Settings {
     var s = Settings()

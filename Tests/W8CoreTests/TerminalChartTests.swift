@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-import W8Core
 import W8TestSupport
+
+@testable import W8Core
 
 /// Six weigh-ins over ten days in November, at 07:30 UTC, with gaps of one, two and four days.
 private let series: [TrendPoint] = {

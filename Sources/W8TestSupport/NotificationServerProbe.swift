@@ -6,6 +6,15 @@ import W8Libnotify
 ///
 /// libnotify and GLib read the session bus from the process environment once and keep the connection for the
 /// life of the process, so each bus a test needs gets its own probe process with that environment.
+/// A suite whose tests drive the probe: `try probe.run(...)` finds it, or fails the test saying how to build it.
+public protocol ProbeSuite {}
+
+extension ProbeSuite {
+    public var probe: NotificationProbe {
+        get throws { try NotificationProbe.locate() }
+    }
+}
+
 public struct NotificationProbe: Sendable {
     public let executable: URL
 

@@ -72,6 +72,17 @@ public final class W8Sandbox: @unchecked Sendable {
             bus: session.bus, timeZone: timeZone, extra: ["XDG_DATA_DIRS": session.systemDataDirectory.path])
     }
 
+    /// A sandbox on a new dunst's bus, and that dunst, for the test to stop when it is done.
+    public static func onNewDunst() throws -> (DunstSession, W8Sandbox) {
+        let dunst = try DunstSession()
+        do {
+            return (dunst, try W8Sandbox(bus: dunst.bus))
+        } catch {
+            dunst.stop()
+            throw error
+        }
+    }
+
     deinit { try? FileManager.default.removeItem(at: root) }
 
     public var databasePath: String { root.appendingPathComponent("data/w8trackr/w8trackr.sqlite").path }

@@ -302,9 +302,8 @@ import W8TestSupport
     static let now = "2026-11-21 12:00:00"
 
     @Test func historyIsRecordedQuietlyAndTodayNotifiesOnce() throws {
-        let dunst = try DunstSession()
+        let (dunst, w8) = try W8Sandbox.onNewDunst()
         defer { dunst.stop() }
-        let w8 = try W8Sandbox(bus: dunst.bus)
         let clock = ["faketime", "-f", Self.now, w8.executable]
         try W8Sandbox.running(w8, through: clock + ["add", "200", "--date", "2026-10-01T07:00"])
         try W8Sandbox.running(w8, through: clock + ["goal", "160", "--date", "2026-10-01T12:00"])

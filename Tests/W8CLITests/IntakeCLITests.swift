@@ -173,9 +173,8 @@ func intakeRun(_ w8: W8Sandbox, at start: String, _ arguments: [String]) throws 
 /// The intake log through a real dunst: "Water goal reached!", and the reminders the daemon skips or moves.
 @Suite(.serialized) struct IntakeDunstTests {
     @Test func eightCupsPostOneWaterGoalReached() throws {
-        let dunst = try DunstSession()
+        let (dunst, w8) = try W8Sandbox.onNewDunst()
         defer { dunst.stop() }
-        let w8 = try W8Sandbox(bus: dunst.bus)
         var notified: [Bool] = []
         for minute in 0..<9 {
             let run = try intakeRun(w8, at: String(format: "2026-11-23 10:%02d:00", minute), ["drink", "--json"])
@@ -198,9 +197,8 @@ func intakeRun(_ w8: W8Sandbox, at start: String, _ arguments: [String]) throws 
     }
 
     @Test func hydrationReminderSkippedAfterTheGoalIsMet() throws {
-        let dunst = try DunstSession()
+        let (dunst, w8) = try W8Sandbox.onNewDunst()
         defer { dunst.stop() }
-        let w8 = try W8Sandbox(bus: dunst.bus)
         try hydrationOn(w8)
         for _ in 0..<8 { #expect(try intakeRun(w8, at: "2026-11-23 06:00:00", ["drink"]).status == 0) }
 
@@ -215,9 +213,8 @@ func intakeRun(_ w8: W8Sandbox, at start: String, _ arguments: [String]) throws 
     }
 
     @Test func hydrationReminderCountedFromTheLastDrink() throws {
-        let dunst = try DunstSession()
+        let (dunst, w8) = try W8Sandbox.onNewDunst()
         defer { dunst.stop() }
-        let w8 = try W8Sandbox(bus: dunst.bus)
         try hydrationOn(w8)
         #expect(try intakeRun(w8, at: "2026-11-23 09:30:00", ["drink"]).status == 0)
 
@@ -235,9 +232,8 @@ func intakeRun(_ w8: W8Sandbox, at start: String, _ arguments: [String]) throws 
     }
 
     @Test func mealReminderSkippedAfterALoggedMeal() throws {
-        let dunst = try DunstSession()
+        let (dunst, w8) = try W8Sandbox.onNewDunst()
         defer { dunst.stop() }
-        let w8 = try W8Sandbox(bus: dunst.bus)
         for (key, value) in [("reminders.lunch", "true"), ("summary.enabled", "false")] {
             #expect(try w8.run("config", key, value).status == 0)
         }

@@ -13,9 +13,8 @@ import W8TestSupport
 
     // Goal, then entries crossing 25, 50, 75 + approaching, and 100: each one a real notification.
     @Test func scenarioThroughDunst() throws {
-        let dunst = try DunstSession()
+        let (dunst, w8) = try W8Sandbox.onNewDunst()
         defer { dunst.stop() }
-        let w8 = try W8Sandbox(bus: dunst.bus)
         try w8.run("add", "200", "--date", "2026-11-01")
         try w8.run("goal", "160")
         var notified: [String?] = []
@@ -51,9 +50,8 @@ import W8TestSupport
 
     // The weekly summary attaches its chart (image-path); dunst shows it, and the screenshot keeps what it showed.
     @Test func summaryCarriesItsChart() throws {
-        let dunst = try DunstSession()
+        let (dunst, w8) = try W8Sandbox.onNewDunst()
         defer { dunst.stop() }
-        let w8 = try W8Sandbox(bus: dunst.bus)
         for (day, weight) in [(8, "184"), (11, "183.2"), (14, "182.6"), (17, "181.4"), (19, "180.9"), (20, "180.2")] {
             try w8.run("add", weight, "--date", "2026-11-\(day)T07:00")
         }
@@ -84,9 +82,8 @@ import W8TestSupport
     }
 
     @Test func notifyTestAndDoctorSeeTheServer() throws {
-        let dunst = try DunstSession()
+        let (dunst, w8) = try W8Sandbox.onNewDunst()
         defer { dunst.stop() }
-        let w8 = try W8Sandbox(bus: dunst.bus)
         let posted = try w8.run("notify-test", "--category", "reminder")
         #expect(posted.status == 0)
         let shown = try dunst.history()

@@ -18,9 +18,8 @@ import W8TestSupport
 
     // The daemon posts the summary at the configured time, not before.
     @Test func daemonSendsTheSummaryOnTime() throws {
-        let dunst = try DunstSession()
+        let (dunst, w8) = try W8Sandbox.onNewDunst()
         defer { dunst.stop() }
-        let w8 = try W8Sandbox(bus: dunst.bus)
         try seedWeek(w8)
         let daemon = try DaemonProcess(w8, fakeStart: "2026-11-22 08:59:57")
         defer { daemon.stop() }
@@ -49,9 +48,8 @@ import W8TestSupport
 
     // An empty week gets the gentle reminder (US3-2).
     @Test func emptyWeekGetsAGentleReminder() throws {
-        let dunst = try DunstSession()
+        let (dunst, w8) = try W8Sandbox.onNewDunst()
         defer { dunst.stop() }
-        let w8 = try W8Sandbox(bus: dunst.bus)
         try w8.run("add", "180", "--date", "2026-11-01")
         let run = try faketime(w8, at: "2026-11-22 09:00:00", ["summary", "--send", "--if-due"])
         #expect(run.status == 0, "\(run.stderr)")
@@ -60,9 +58,8 @@ import W8TestSupport
 
     // Disabled: nothing, ever (US3-3).
     @Test func disabledSendsNothing() throws {
-        let dunst = try DunstSession()
+        let (dunst, w8) = try W8Sandbox.onNewDunst()
         defer { dunst.stop() }
-        let w8 = try W8Sandbox(bus: dunst.bus)
         try seedWeek(w8)
         try w8.run("config", "summary.enabled", "false")
         let run = try faketime(w8, at: "2026-11-22 09:00:00", ["summary", "--send", "--if-due"])
@@ -73,9 +70,8 @@ import W8TestSupport
 
     // Eight timer runs at once on the hour: exactly one notification.
     @Test func racingTimerRunsSendOnce() throws {
-        let dunst = try DunstSession()
+        let (dunst, w8) = try W8Sandbox.onNewDunst()
         defer { dunst.stop() }
-        let w8 = try W8Sandbox(bus: dunst.bus)
         try seedWeek(w8)
         let runs = LockedRuns()
         DispatchQueue.concurrentPerform(iterations: 8) { _ in
@@ -89,9 +85,8 @@ import W8TestSupport
 
     // A config change reaches a running daemon without a restart.
     @Test func daemonPicksUpConfigChanges() throws {
-        let dunst = try DunstSession()
+        let (dunst, w8) = try W8Sandbox.onNewDunst()
         defer { dunst.stop() }
-        let w8 = try W8Sandbox(bus: dunst.bus)
         try seedWeek(w8)
         let daemon = try DaemonProcess(w8, fakeStart: "2026-11-22 09:30:00")
         defer { daemon.stop() }
@@ -114,9 +109,8 @@ final class LockedRuns: @unchecked Sendable {
 /// Reminders from the daemon, and their closing when the person weighs in.
 @Suite(.serialized) struct CLIReminderTests {
     @Test func weighInReminderFiresAndLoggingClosesIt() throws {
-        let dunst = try DunstSession()
+        let (dunst, w8) = try W8Sandbox.onNewDunst()
         defer { dunst.stop() }
-        let w8 = try W8Sandbox(bus: dunst.bus)
         try w8.run("config", "reminders.weigh_in", "true")
         try w8.run("config", "summary.enabled", "false")
         let daemon = try DaemonProcess(w8, fakeStart: "2026-11-22 07:29:58")
@@ -133,9 +127,8 @@ final class LockedRuns: @unchecked Sendable {
     }
 
     @Test func daemonWithAnEmptyWeekSendsTheGentleReminderAndDisabledSendsNothing() throws {
-        let dunst = try DunstSession()
+        let (dunst, w8) = try W8Sandbox.onNewDunst()
         defer { dunst.stop() }
-        let w8 = try W8Sandbox(bus: dunst.bus)
         let daemon = try DaemonProcess(w8, fakeStart: "2026-11-22 08:59:58")
         try daemon.waitForLog("summary@2026-11-22T09:00: sent", timeout: 6)
         #expect(daemon.stop() == 0)

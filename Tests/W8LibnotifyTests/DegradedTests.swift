@@ -7,13 +7,7 @@ import W8TestSupport
 ///
 /// The product requires an answer within 3 s in every case, so these measure the probe process end to end.
 @Suite("Without a working notification server")
-struct DegradedTests {
-    let probe: NotificationProbe
-
-    init() throws {
-        probe = try NotificationProbe.locate()
-    }
-
+struct DegradedTests: ProbeSuite {
     @Test("No session bus: noSessionBus at once, naming the variable to set")
     func noSessionBus() throws {
         let environment = try NoSessionBus()

@@ -8,13 +8,7 @@ import W8TestSupport
 /// The sink runs in `w8-notify-probe`, a child process with the session's environment: GLib binds a process to one
 /// session bus. Each test starts its own session, so tests can run in parallel. A missing binary fails the test.
 @Suite("Through a real dunst")
-struct DunstTests {
-    let probe: NotificationProbe
-
-    init() throws {
-        probe = try NotificationProbe.locate()
-    }
-
+struct DunstTests: ProbeSuite {
     @Test("One notification of each category reaches dunst with its text, app name, category and urgency")
     func postsEachCategory() throws {
         let session = try DunstSession()

@@ -39,10 +39,8 @@ final class ManualClock: @unchecked Sendable {
     func set(_ date: Date) { lock.withLock { self.date = date } }
 }
 
-/// The scheduler's loop driven by a scripted waiter: what it waits for, what it fires, how it reloads.
-@Suite struct SchedulerLoopTests {
-    let calendar = PinnedCalendar.berlin
-
+extension SchedulingSuite {
+    /// The scheduler on this suite's calendar, firing into `sink` with events from `store`, waiting on `waiter`.
     func scheduler(
         _ store: TemporaryDatabase, _ sink: InMemoryNotificationSink, waiter: ScriptedWaiter,
         log: LogLines = LogLines(), settings: @escaping @Sendable () throws -> Settings
@@ -55,12 +53,12 @@ final class ManualClock: @unchecked Sendable {
             waiter: waiter, loadSettings: settings, clock: { waiter.clock.now() }, calendar: { calendar },
             log: { log.append($0) })
     }
+}
 
+/// The scheduler's loop driven by a scripted waiter: what it waits for, what it fires, how it reloads.
+@Suite final class SchedulerLoopTests: SchedulingSuite {
     @Test("It sleeps until the next reminder, fires it at its deadline, then sleeps until the next one")
     func firesAtTheDeadline() throws {
-        let store = try TemporaryDatabase()
-        defer { store.directory.remove() }
-        let sink = InMemoryNotificationSink()
         let clock = ManualClock(calendar.date(2026, 11, 23, 6))
         let waiter = ScriptedWaiter([.deadline], clock: clock)
         var settings = Settings()
@@ -76,9 +74,6 @@ final class ManualClock: @unchecked Sendable {
 
     @Test("A changed config file is read again: a reminder switched on is planned at once")
     func reloadsOnFileChange() throws {
-        let store = try TemporaryDatabase()
-        defer { store.directory.remove() }
-        let sink = InMemoryNotificationSink()
         let clock = ManualClock(calendar.date(2026, 11, 23, 6))
         let waiter = ScriptedWaiter([.fileChanged], clock: clock)
         let reads = ManualCounter()
@@ -96,9 +91,6 @@ final class ManualClock: @unchecked Sendable {
 
     @Test("A stop signal ends the loop without firing anything")
     func stops() throws {
-        let store = try TemporaryDatabase()
-        defer { store.directory.remove() }
-        let sink = InMemoryNotificationSink()
         let waiter = ScriptedWaiter([.signal(15)], clock: ManualClock(calendar.date(2026, 11, 23, 6)))
         var settings = Settings()
         settings.reminders.weighIn = true
@@ -131,9 +123,7 @@ final class ManualCounter: @unchecked Sendable {
 }
 
 /// The loop's hydration and meal reminders, read against the intake log (drinks and meals in the database).
-@Suite struct SchedulerIntakeTests {
-    let calendar = PinnedCalendar.berlin
-
+@Suite final class SchedulerIntakeTests: SchedulingSuite {
     /// Hydration every 120 minutes from 07:00; the summary off.
     static let hydration: Settings = {
         var settings = Settings()
@@ -146,7 +136,7 @@ final class ManualCounter: @unchecked Sendable {
         _ store: TemporaryDatabase, _ sink: InMemoryNotificationSink, waiter: ScriptedWaiter, log: LogLines,
         settings: Settings = SchedulerIntakeTests.hydration
     ) -> Scheduler {
-        SchedulerLoopTests().scheduler(store, sink, waiter: waiter, log: log) { settings }
+        scheduler(store, sink, waiter: waiter, log: log) { settings }
     }
 
     func drink(_ store: TemporaryDatabase, _ millilitres: Int = 250, at date: Date) {
@@ -157,9 +147,6 @@ final class ManualCounter: @unchecked Sendable {
 
     @Test("The next wake-up is the last drink plus the interval, not the next grid time; then the grid again")
     func wakesCountedFromTheLastDrink() throws {
-        let store = try TemporaryDatabase()
-        defer { store.directory.remove() }
-        let sink = InMemoryNotificationSink()
         drink(store, at: calendar.date(2026, 11, 23, 10, 30))
         let waiter = ScriptedWaiter([.deadline], clock: ManualClock(calendar.date(2026, 11, 23, 10, 31)))
         let log = LogLines()
@@ -174,14 +161,11 @@ final class ManualCounter: @unchecked Sendable {
 
     @Test("A drink logged while it sleeps: it wakes at the old time, fires nothing, and sleeps until drink + interval")
     func drinkWhileAsleep() throws {
-        let store = try TemporaryDatabase()
-        defer { store.directory.remove() }
-        let sink = InMemoryNotificationSink()
         let drinkTime = calendar.date(2026, 11, 23, 8, 30)
         let waiter = ScriptedWaiter([.deadline, .deadline], clock: ManualClock(calendar.date(2026, 11, 23, 7, 30))) {
-            [calendar] index in
+            [self] index in
             if index == 0 {
-                SchedulerIntakeTests().drink(store, at: drinkTime)
+                drink(store, at: drinkTime)
             }
         }
         let log = LogLines()
@@ -198,9 +182,6 @@ final class ManualCounter: @unchecked Sendable {
 
     @Test("With the day's water goal met, it wakes at the hydration time and skips the reminder")
     func skipsAfterGoalMet() throws {
-        let store = try TemporaryDatabase()
-        defer { store.directory.remove() }
-        let sink = InMemoryNotificationSink()
         for minute in 0..<8 { drink(store, at: calendar.date(2026, 11, 23, 6, minute)) }
         let waiter = ScriptedWaiter([.deadline], clock: ManualClock(calendar.date(2026, 11, 23, 8, 30)))
         let log = LogLines()
@@ -242,12 +223,9 @@ final class ManualCounter: @unchecked Sendable {
 
     @Test("A pressed In 15 minutes wakes the loop, which posts the meal reminder again 15 minutes later")
     func snoozes() throws {
-        let store = try TemporaryDatabase()
-        defer { store.directory.remove() }
-        let sink = InMemoryNotificationSink()
         let clock = ManualClock(calendar.date(2026, 11, 23, 13))
         // The press comes while the loop waits for the second time, after lunch's reminder went out.
-        let waiter = ScriptedWaiter([.deadline, .woken, .deadline], clock: clock) { index in
+        let waiter = ScriptedWaiter([.deadline, .woken, .deadline], clock: clock) { [sink] index in
             if index == 1 { sink.press("snooze", onKey: "reminder.lunch", id: 1) }
         }
         let inbox = NotificationActionInbox(wake: {})
@@ -260,7 +238,7 @@ final class ManualCounter: @unchecked Sendable {
         let calendar = calendar
 
         Scheduler(
-            runner: { settings, calendar in
+            runner: { [store, sink] settings, calendar in
                 EventRunner(database: store.database, sink: sink, settings: settings, calendar: calendar)
             },
             waiter: waiter, loadSettings: { frozen }, clock: { clock.now() }, calendar: { calendar },

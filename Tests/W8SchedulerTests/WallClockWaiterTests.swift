@@ -98,12 +98,8 @@ import W8TestSupport
     @Test func aFileWhoseDirectoryIsCreatedLaterIsFound() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let config = directory.appending("config/w8trackr/config.toml")
-        let waiter = try WallClockWaiter(watching: [config], signals: [])
-
         // Given: the directories appear, but no file in them yet.
-        try FileManager.default.createDirectory(
-            atPath: directory.appending("config/w8trackr"), withIntermediateDirectories: true)
+        let (config, waiter) = try waiterBeforeConfigDirectory(in: directory)
         #expect(waiter.wait(until: Date() + 0.3) == .deadline)
 
         // When: the file is written into the new directory.
@@ -116,12 +112,8 @@ import W8TestSupport
     @Test func aFileCreatedWithItsDirectoryBeforeTheWaitIsFound() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let config = directory.appending("config/w8trackr/config.toml")
-        let waiter = try WallClockWaiter(watching: [config], signals: [])
-
         // The file may be written before the waiter has seen its directory and watched it.
-        try FileManager.default.createDirectory(
-            atPath: directory.appending("config/w8trackr"), withIntermediateDirectories: true)
+        let (config, waiter) = try waiterBeforeConfigDirectory(in: directory)
         try write("a = 1\n", to: config)
 
         #expect(waiter.wait(until: Date() + 5) == .fileChanged)
@@ -324,4 +316,14 @@ func contextSwitches(_ statusPath: String) -> Int? {
         return Int(line.split(separator: ":").last?.trimmingCharacters(in: .whitespaces) ?? "")
     }
     return counts.count == 2 ? counts.reduce(0, +) : nil
+}
+
+/// A waiter on `config/w8trackr/config.toml` below `directory`, made before that directory existed; the directory
+/// is created after it, and the file is not.
+private func waiterBeforeConfigDirectory(in directory: TemporaryDirectory) throws -> (String, WallClockWaiter) {
+    let config = directory.appending("config/w8trackr/config.toml")
+    let waiter = try WallClockWaiter(watching: [config], signals: [])
+    try FileManager.default.createDirectory(
+        atPath: directory.appending("config/w8trackr"), withIntermediateDirectories: true)
+    return (config, waiter)
 }

@@ -1,16 +1,15 @@
 import Foundation
 import W8Core
 import W8Store
-import W8TestSupport
 
 /// What the scheduled-event suites run on: a temporary database, removed with the suite's instance, the in-memory
 /// sink and a Berlin calendar. Swift Testing makes one instance per test.
-class SchedulingSuite: @unchecked Sendable {
-    let calendar = PinnedCalendar.berlin
-    let store: TemporaryDatabase
-    let sink = InMemoryNotificationSink()
+open class SchedulingSuite: @unchecked Sendable {
+    public let calendar = PinnedCalendar.berlin
+    public let store: TemporaryDatabase
+    public let sink = InMemoryNotificationSink()
 
-    init() throws {
+    public init() throws {
         store = try TemporaryDatabase()
     }
 

@@ -26,7 +26,8 @@ struct EntryFields: ParsableArguments {
 }
 
 extension W8 {
-    struct Add: ParsableCommand {
+    struct Add: ChangingCommand {
+        static let verb = "Logged"
         static let configuration = CommandConfiguration(
             abstract: "Log a weigh-in; celebrates the goal milestones it reaches.",
             discussion: "Examples: w8 add 182.4 · w8 add 82,5kg --date 2026-11-20T07:30 --note 'after run'")
@@ -36,16 +37,17 @@ extension W8 {
 
         @OptionGroup var fields: EntryFields
 
-        func run() throws {
-            let (runtime, settings) = try Runtime.loaded()
-            let outcome = try runtime.tracker(settings: settings).add(
-                try fields.input(weight: weight).entry(
-                    defaultUnit: settings.unit, now: runtime.now, calendar: runtime.calendar))
-            report(outcome, verb: "Logged", runtime: runtime, settings: settings, json: fields.output.json)
+        var json: Bool { fields.output.json }
+
+        func change(_ runtime: Runtime, _ settings: Settings) throws -> TrackerOutcome {
+            let entry = try fields.input(weight: weight).entry(
+                defaultUnit: settings.unit, now: runtime.now, calendar: runtime.calendar)
+            return try runtime.tracker(settings: settings).add(entry)
         }
     }
 
-    struct Edit: ParsableCommand {
+    struct Edit: ChangingCommand {
+        static let verb = "Updated"
         static let configuration = CommandConfiguration(
             abstract: "Change a logged entry; milestones are evaluated again.",
             discussion: "Example: w8 edit 12 --weight 181.9 --note 'scale was off'")
@@ -65,16 +67,17 @@ extension W8 {
             if fields.unit != nil, weight == nil { throw ValidationError("--unit goes with --weight") }
         }
 
-        func run() throws {
-            let (runtime, settings) = try Runtime.loaded()
+        var json: Bool { fields.output.json }
+
+        func change(_ runtime: Runtime, _ settings: Settings) throws -> TrackerOutcome {
             let changes = try fields.input(weight: weight).changes(
                 defaultUnit: settings.unit, now: runtime.now, calendar: runtime.calendar)
-            let outcome = try runtime.tracker(settings: settings).edit(id: id, changes)
-            report(outcome, verb: "Updated", runtime: runtime, settings: settings, json: fields.output.json)
+            return try runtime.tracker(settings: settings).edit(id: id, changes)
         }
     }
 
-    struct Remove: ParsableCommand {
+    struct Remove: ChangingCommand {
+        static let verb = "Removed"
         static let configuration = CommandConfiguration(
             commandName: "rm", abstract: "Remove a logged entry; milestones are evaluated again.",
             discussion: "Example: w8 rm 12")
@@ -84,14 +87,14 @@ extension W8 {
 
         @OptionGroup var output: OutputOptions
 
-        func run() throws {
-            let (runtime, settings) = try Runtime.loaded()
-            let outcome = try runtime.tracker(settings: settings).remove(id: id)
-            report(outcome, verb: "Removed", runtime: runtime, settings: settings, json: output.json)
+        var json: Bool { output.json }
+
+        func change(_ runtime: Runtime, _ settings: Settings) throws -> TrackerOutcome {
+            try runtime.tracker(settings: settings).remove(id: id)
         }
     }
 
-    struct Log: ParsableCommand {
+    struct Log: ShowingCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show logged weights, newest first.", discussion: "Example: w8 log --limit 7")
 
@@ -104,16 +107,27 @@ extension W8 {
             if let limit, limit < 1 { throw ValidationError("--limit '\(limit)' must be 1 or more") }
         }
 
-        func run() throws {
-            let (runtime, settings) = try Runtime.loaded()
-            let entries = try runtime.database().entries(limit: limit)
-            show(runtime.presenter(settings).log(entries, json: output.json))
+        func lines(_ runtime: Runtime, _ settings: Settings, _ present: Presenter) throws -> [String] {
+            present.log(try runtime.database().entries(limit: limit), json: output.json)
         }
     }
 }
 
-/// Prints what an add, edit or removal did, and the warning if its notification could not be shown.
-func report(_ outcome: TrackerOutcome, verb: String, runtime: Runtime, settings: Settings, json: Bool) {
-    if let warning = outcome.warning { warn(warning) }
-    show(runtime.presenter(settings).change(outcome, verb: verb, json: json))
+/// An add, edit or removal: `run()` loads the settings, makes the change through the tracker and prints what it
+/// did, with the warning if its notification could not be shown.
+protocol ChangingCommand: ParsableCommand {
+    /// "Logged", "Updated" or "Removed".
+    static var verb: String { get }
+    var json: Bool { get }
+    /// Reads the input first, so that bad input is refused before the database is opened.
+    func change(_ runtime: Runtime, _ settings: Settings) throws -> TrackerOutcome
+}
+
+extension ChangingCommand {
+    func run() throws {
+        let (runtime, settings) = try Runtime.loaded()
+        let outcome = try change(runtime, settings)
+        if let warning = outcome.warning { warn(warning) }
+        show(runtime.presenter(settings).change(outcome, verb: Self.verb, json: json))
+    }
 }

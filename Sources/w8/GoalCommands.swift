@@ -53,30 +53,28 @@ extension W8 {
         }
     }
 
-    struct Status: ParsableCommand {
+    struct Status: ShowingCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show your current weight and progress toward your goal.", discussion: "Example: w8 status --json"
         )
 
         @OptionGroup var output: OutputOptions
 
-        func run() throws {
-            let (runtime, settings) = try Runtime.loaded()
+        func lines(_ runtime: Runtime, _ settings: Settings, _ present: Presenter) throws -> [String] {
             let (snapshot, trend) = try runtime.tracker(settings: settings).status()
-            show(runtime.presenter(settings).status(snapshot, trend: trend, json: output.json))
+            return present.status(snapshot, trend: trend, json: output.json)
         }
     }
 
-    struct Milestones: ParsableCommand {
+    struct Milestones: ShowingCommand {
         static let configuration = CommandConfiguration(
             abstract: "List the milestones you have reached, newest first.", discussion: "Example: w8 milestones --json"
         )
 
         @OptionGroup var output: OutputOptions
 
-        func run() throws {
-            let (runtime, settings) = try Runtime.loaded()
-            show(runtime.presenter(settings).milestones(try runtime.database().achievements(), json: output.json))
+        func lines(_ runtime: Runtime, _ settings: Settings, _ present: Presenter) throws -> [String] {
+            present.milestones(try runtime.database().achievements(), json: output.json)
         }
     }
 

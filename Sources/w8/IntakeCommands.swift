@@ -62,7 +62,7 @@ extension W8 {
         }
     }
 
-    struct Today: ParsableCommand {
+    struct Today: ShowingCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show a day's water, drinks, meals, snacks and calories against your daily goals.",
             discussion: "Example: w8 today · w8 today --date 2026-11-20 --json")
@@ -72,14 +72,13 @@ extension W8 {
 
         @OptionGroup var output: OutputOptions
 
-        func run() throws {
-            let (runtime, settings) = try Runtime.loaded()
-            let day = try runtime.intakeLog(settings).day(containing: try runtime.parseDate(date))
-            show(runtime.presenter(settings).today(day, json: output.json))
+        func lines(_ runtime: Runtime, _ settings: Settings, _ present: Presenter) throws -> [String] {
+            present.today(
+                try runtime.intakeLog(settings).day(containing: try runtime.parseDate(date)), json: output.json)
         }
     }
 
-    struct Intake: ParsableCommand {
+    struct Intake: ShowingCommand {
         static let configuration = CommandConfiguration(
             abstract: "List the drinks, meals and snacks you logged, newest first with ids; 'rm ID' removes one.",
             discussion: "Examples: w8 intake · w8 intake --days 7 --json · w8 intake rm 12", subcommands: [Remove.self])
@@ -93,16 +92,15 @@ extension W8 {
             if days < 1 { throw ValidationError("--days '\(days)' must be 1 or more") }
         }
 
-        func run() throws {
-            let (runtime, settings) = try Runtime.loaded()
+        func lines(_ runtime: Runtime, _ settings: Settings, _ present: Presenter) throws -> [String] {
             let events = try runtime.intakeLog(settings).events(days: days)
-            show(runtime.presenter(settings).intake(events, unit: settings.intake.volumeUnit, json: output.json))
+            return present.intake(events, unit: settings.intake.volumeUnit, json: output.json)
         }
     }
 }
 
 extension W8.Intake {
-    struct Remove: ParsableCommand {
+    struct Remove: ShowingCommand {
         static let configuration = CommandConfiguration(
             commandName: "rm", abstract: "Remove a logged drink, meal or snack.", discussion: "Example: w8 intake rm 12"
         )
@@ -112,10 +110,8 @@ extension W8.Intake {
 
         @OptionGroup var output: OutputOptions
 
-        func run() throws {
-            let (runtime, settings) = try Runtime.loaded()
-            let outcome = try runtime.intakeLog(settings).remove(id: id)
-            show(runtime.presenter(settings).intakeChange(outcome, verb: "Removed", json: output.json))
+        func lines(_ runtime: Runtime, _ settings: Settings, _ present: Presenter) throws -> [String] {
+            present.intakeChange(try runtime.intakeLog(settings).remove(id: id), verb: "Removed", json: output.json)
         }
     }
 }

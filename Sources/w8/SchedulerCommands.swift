@@ -41,7 +41,7 @@ extension W8 {
         }
     }
 
-    struct Schedule: ParsableCommand {
+    struct Schedule: ShowingCommand {
         static let configuration = CommandConfiguration(
             abstract: "List the next time of every enabled event.",
             discussion: """
@@ -51,11 +51,9 @@ extension W8 {
 
         @OptionGroup var output: OutputOptions
 
-        func run() throws {
-            // The config file is read first: a bad one is refused before the database is opened.
-            let (runtime, settings) = try Runtime.loaded()
-            let upcoming = try runtime.eventRunner(settings: settings).upcoming(after: runtime.now)
-            show(runtime.presenter(settings).schedule(upcoming, json: output.json))
+        func lines(_ runtime: Runtime, _ settings: Settings, _ present: Presenter) throws -> [String] {
+            present.schedule(
+                try runtime.eventRunner(settings: settings).upcoming(after: runtime.now), json: output.json)
         }
     }
 

@@ -72,6 +72,20 @@ func show(_ lines: [String]) {
     for line in lines { print(line) }
 }
 
+/// A command that shows what it read or did: `run()` loads the settings, asks `lines` and prints them.
+protocol ShowingCommand: ParsableCommand {
+    var output: OutputOptions { get }
+    func lines(_ runtime: Runtime, _ settings: Settings, _ present: Presenter) throws -> [String]
+}
+
+extension ShowingCommand {
+    func run() throws {
+        // The config file is read first: a bad one is refused before the database is opened.
+        let (runtime, settings) = try Runtime.loaded()
+        show(try lines(runtime, settings, runtime.presenter(settings)))
+    }
+}
+
 /// Prints what the systemd installer did: lines to stdout, warnings to stderr.
 func say(_ message: SystemdMessage) {
     if case .warning(let line) = message { warn(line) } else if case .info(let line) = message { print(line) }

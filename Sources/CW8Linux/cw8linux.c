@@ -61,9 +61,7 @@ static int fill_set(sigset_t *set, const int *signals, size_t count) {
 
 int cw8_block_signals(const int *signals, size_t count) {
     sigset_t set;
-    if (fill_set(&set, signals, count) != 0) {
-        return -1;
-    }
+    if (fill_set(&set, signals, count) != 0) return -1;
     int error = pthread_sigmask(SIG_BLOCK, &set, NULL);
     if (error != 0) {
         errno = error;
@@ -74,9 +72,7 @@ int cw8_block_signals(const int *signals, size_t count) {
 
 int cw8_signalfd_create(const int *signals, size_t count) {
     sigset_t set;
-    if (fill_set(&set, signals, count) != 0) {
-        return -1;
-    }
+    if (fill_set(&set, signals, count) != 0) return -1;
     return signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
 }
 

@@ -68,15 +68,21 @@ public struct ShownNotification: Sendable, Equatable {
         (entry[key] as? [String: Any])?["data"] as? T
     }
 
+    /// The id and summary every listed notification has, or the error that names the command and its output.
+    static func idAndSummary(_ entry: [String: Any], command: String, output: String) throws -> (NSNumber, String) {
+        guard let id = field(entry, "id", as: NSNumber.self), let summary = field(entry, "summary", as: String.self)
+        else {
+            throw NotificationServerFixtureError.unreadableOutput(command, output: output)
+        }
+        return (id, summary)
+    }
+
     /// Decodes `dunstctl history` (dunst 1.9: busctl JSON `{"type": "aa{sv}", "data": [[{field: {type, data}}]]}`),
     /// oldest first.
     static func decodeHistory(_ json: Data) throws -> [ShownNotification] {
         let text = String(decoding: json, as: UTF8.self)
         return try busctlEntries(json, command: "dunstctl history").map { entry in
-            guard let id = field(entry, "id", as: NSNumber.self), let summary = field(entry, "summary", as: String.self)
-            else {
-                throw NotificationServerFixtureError.unreadableOutput("dunstctl history", output: text)
-            }
+            let (id, summary) = try idAndSummary(entry, command: "dunstctl history", output: text)
             let message = field(entry, "message", as: String.self) ?? ""
             let firstLine = message.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? ""
             let urgency: NotificationUrgency? =
@@ -101,10 +107,7 @@ public struct ShownNotification: Sendable, Equatable {
     static func decodeMakoList(_ json: Data) throws -> [ShownNotification] {
         let text = String(decoding: json, as: UTF8.self)
         return try busctlEntries(json, command: "makoctl list").map { entry in
-            guard let id = field(entry, "id", as: NSNumber.self), let summary = field(entry, "summary", as: String.self)
-            else {
-                throw NotificationServerFixtureError.unreadableOutput("makoctl list", output: text)
-            }
+            let (id, summary) = try idAndSummary(entry, command: "makoctl list", output: text)
             return ShownNotification(
                 id: id.uint32Value, appName: field(entry, "app-name", as: String.self) ?? "", summary: summary,
                 body: field(entry, "body", as: String.self) ?? "",

@@ -92,25 +92,29 @@ import W8TestSupport
         #expect(try runner.next(.hydration, after: next.date)?.date == calendar.date(2026, 11, 23, 13))
     }
 
-    @Test("A drink long enough before the next occurrence moves nothing")
-    func oldDrinkMovesNothing() throws {
-        try log(.water, 250, at: calendar.date(2026, 11, 23, 8, 30))
-
-        let next = try runner().next(.hydration, after: calendar.date(2026, 11, 23, 10, 31))
-
-        #expect(next?.date == calendar.date(2026, 11, 23, 11))
-        #expect(next?.key == "hydration@2026-11-23T11:00")
+    /// A drink at `drink` (hour, minute on 23 Nov), the next reminder asked for after `asked`, and what it is.
+    struct DrinkThenNext: Sendable, CustomTestStringConvertible {
+        var drink: (Int, Int)
+        var asked: (Int, Int)
+        var next: (day: Int, hour: Int)
+        var testDescription: String { "drink at \(drink.0):\(drink.1), next on the \(next.day)th at \(next.hour):00" }
     }
 
-    @Test("A moved time inside quiet hours gives way to the next allowed occurrence, after the quiet hours")
-    func movedIntoQuietHours() throws {
-        // 20:30 + 120 minutes is 22:30, inside the quiet hours 22:00–07:00.
-        try log(.water, 250, at: calendar.date(2026, 11, 23, 20, 30))
+    // A drink long enough before the next occurrence moves nothing. A time moved inside quiet hours (20:30 + 120
+    // minutes is 22:30, inside 22:00–07:00) gives way to the next allowed occurrence, after the quiet hours.
+    @Test(
+        "A drink that moves nothing, or moves the reminder into quiet hours: the next allowed time stands",
+        arguments: [
+            DrinkThenNext(drink: (8, 30), asked: (10, 31), next: (23, 11)),
+            DrinkThenNext(drink: (20, 30), asked: (20, 31), next: (24, 7)),
+        ])
+    func drinkThenNextOutsideItsReach(case: DrinkThenNext) throws {
+        try log(.water, 250, at: calendar.date(2026, 11, 23, `case`.drink.0, `case`.drink.1))
 
-        let next = try runner().next(.hydration, after: calendar.date(2026, 11, 23, 20, 31))
+        let next = try runner().next(.hydration, after: calendar.date(2026, 11, 23, `case`.asked.0, `case`.asked.1))
 
-        #expect(next?.date == calendar.date(2026, 11, 24, 7))
-        #expect(next?.key == "hydration@2026-11-24T07:00")
+        #expect(next?.date == calendar.date(2026, 11, `case`.next.day, `case`.next.hour))
+        #expect(next?.key == String(format: "hydration@2026-11-%02dT%02d:00", `case`.next.day, `case`.next.hour))
     }
 
     @Test(

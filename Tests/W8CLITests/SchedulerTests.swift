@@ -16,12 +16,22 @@ import W8TestSupport
         try w8.run("add", "176", "--date", "2026-11-21T08:00")
     }
 
+    /// A seeded week on a new dunst and the daemon started under faketime at `fakeStart`: stop the daemon, then dunst.
+    func weekWithDaemon(from fakeStart: String) throws -> (DunstSession, W8Sandbox, DaemonProcess) {
+        let (dunst, w8) = try W8Sandbox.onNewDunst()
+        do {
+            try seedWeek(w8)
+            return (dunst, w8, try DaemonProcess(w8, fakeStart: fakeStart))
+        } catch {
+            dunst.stop()
+            throw error
+        }
+    }
+
     // The daemon posts the summary at the configured time, not before.
     @Test func daemonSendsTheSummaryOnTime() throws {
-        let (dunst, w8) = try W8Sandbox.onNewDunst()
+        let (dunst, w8, daemon) = try weekWithDaemon(from: "2026-11-22 08:59:57")
         defer { dunst.stop() }
-        try seedWeek(w8)
-        let daemon = try DaemonProcess(w8, fakeStart: "2026-11-22 08:59:57")
         defer { daemon.stop() }
         Thread.sleep(forTimeInterval: 1.5)
         #expect(try dunst.displayedCount() == 0, "sent early; log: \(daemon.log)")
@@ -85,10 +95,8 @@ import W8TestSupport
 
     // A config change reaches a running daemon without a restart.
     @Test func daemonPicksUpConfigChanges() throws {
-        let (dunst, w8) = try W8Sandbox.onNewDunst()
+        let (dunst, w8, daemon) = try weekWithDaemon(from: "2026-11-22 09:30:00")
         defer { dunst.stop() }
-        try seedWeek(w8)
-        let daemon = try DaemonProcess(w8, fakeStart: "2026-11-22 09:30:00")
         defer { daemon.stop() }
         try daemon.waitForLog("started", timeout: 5)
         let changed = Date()

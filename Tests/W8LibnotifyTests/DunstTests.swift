@@ -9,6 +9,12 @@ import W8TestSupport
 /// session bus. Each test starts its own session, so tests can run in parallel. A missing binary fails the test.
 @Suite("Through a real dunst")
 struct DunstTests: ProbeSuite {
+    /// What dunst shows after the probe posts `notification`.
+    func firstShown(after notification: DesktopNotification, on session: DunstSession) throws -> ShownNotification {
+        _ = try probe.run([.post(notification)], environment: session.environment)
+        return try #require(try session.history().first)
+    }
+
     @Test("One notification of each category reaches dunst with its text, app name, category and urgency")
     func postsEachCategory() throws {
         let session = try DunstSession()
@@ -111,9 +117,7 @@ struct DunstTests: ProbeSuite {
         let session = try DunstSession()
         defer { session.stop() }
 
-        _ = try probe.run([.post(Sample.summary)], environment: session.environment)
-
-        let shown = try #require(try session.history().first)
+        let shown = try firstShown(after: Sample.summary, on: session)
         #expect(shown.iconPath == session.themeDirectory.appendingPathComponent("w8trackr.svg").path)
     }
 
@@ -125,9 +129,7 @@ struct DunstTests: ProbeSuite {
         try FileManager.default.copyItem(
             at: dataDirectory.appendingPathComponent("icons/hicolor/scalable/apps/w8trackr.svg"), to: installed)
 
-        _ = try probe.run([.post(Sample.summary)], environment: session.environment)
-
-        let shown = try #require(try session.history().first)
+        let shown = try firstShown(after: Sample.summary, on: session)
         #expect(shown.iconPath == installed.path)
     }
 
@@ -138,9 +140,7 @@ struct DunstTests: ProbeSuite {
         var notification = Sample.milestone()
         notification.imagePath = dataDirectory.appendingPathComponent("icons/hicolor/scalable/apps/w8trackr.svg").path
 
-        _ = try probe.run([.post(notification)], environment: session.environment)
-
-        let shown = try #require(try session.history().first)
+        let shown = try firstShown(after: notification, on: session)
         #expect(shown.iconPath == notification.imagePath)
     }
 

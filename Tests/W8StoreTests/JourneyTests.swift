@@ -16,6 +16,13 @@ struct Journey {
         self.now = now
     }
 
+    /// A journey that starts at `start` lb, an hour from the default moment, and has the goal `target` lb.
+    init(from start: Double, goal target: Double) throws {
+        try self.init()
+        try add(start)
+        try goal(target)
+    }
+
     var context: EvaluationContext { EvaluationContext(now: now, calendar: calendar, settings: settings) }
 
     @discardableResult
@@ -36,9 +43,7 @@ struct Journey {
 @Suite struct AcceptanceScenarioTests {
     // US1-1: goal 160, current 180, log 175 → a celebration.
     @Test func us1_1_quarterCelebration() throws {
-        var j = try Journey()
-        try j.add(180)
-        try j.goal(160)
+        var j = try Journey(from: 180, goal: 160)
         let change = try j.add(175)
         #expect(change.achievements.map(\.type) == [.quarter])
         #expect(change.pending?.type == .quarter)
@@ -47,9 +52,7 @@ struct Journey {
 
     // US1-2, US1-3, US1-4 on consecutive days.
     @Test func us1_2to4_halfThreeQuartersAndGoal() throws {
-        var j = try Journey()
-        try j.add(200)
-        try j.goal(160)
+        var j = try Journey(from: 200, goal: 160)
         #expect(try j.add(180, hoursLater: 24).pending?.type == .half)
         #expect(try j.add(170, hoursLater: 24).pending?.type == .threeQuarters)
         let done = try j.add(160, hoursLater: 24)
@@ -72,9 +75,7 @@ struct Journey {
 
     // US2-1, US2-2: within 5 lb → one alert; still within → none.
     @Test func us2_1and2_approachingOnce() throws {
-        var j = try Journey()
-        try j.add(170)
-        try j.goal(160)
+        var j = try Journey(from: 170, goal: 160)
         #expect(try j.add(163, hoursLater: 24).pending?.type == .approaching)
         let again = try j.add(162, hoursLater: 24)
         #expect(!again.achievements.contains { $0.type == .approaching })
@@ -83,9 +84,7 @@ struct Journey {
 
     // US2-3: regress above the range, re-enter → alert again.
     @Test func us2_3_reEnteringAfterRegression() throws {
-        var j = try Journey()
-        try j.add(200)
-        try j.goal(160)
+        var j = try Journey(from: 200, goal: 160)
         try j.add(163, hoursLater: 24)
         let away = try j.add(168, hoursLater: 24)
         #expect(away.evaluation.rearmed.contains(.approaching))
@@ -107,9 +106,7 @@ struct Journey {
 
     // Edge case: goal achieved, regress, re-achieve → shown again.
     @Test func goalReachievedAfterRegression() throws {
-        var j = try Journey()
-        try j.add(180)
-        try j.goal(160)
+        var j = try Journey(from: 180, goal: 160)
         #expect(try j.add(159, hoursLater: 24).pending?.type == .complete)
         #expect(try j.add(159.5, hoursLater: 24).pending == nil)
         try j.add(163, hoursLater: 24)
@@ -167,9 +164,7 @@ struct Journey {
 
     // Rule 7: a small change keeps the start weight and does not notify achieved milestones again.
     @Test func smallGoalChangeKeepsTheJourney() throws {
-        var j = try Journey()
-        try j.add(180)
-        try j.goal(160)
+        var j = try Journey(from: 180, goal: 160)
         try j.add(170)  // 50%: 25 and 50 achieved
         let (_, newJourney, change) = try j.goal(158)  // 1.25% change: progress now 45.5%
         #expect(!newJourney)
@@ -184,9 +179,7 @@ struct Journey {
 
     // Rule 7: a big change starts over: start at the moment of change, every milestone re-armed.
     @Test func bigGoalChangeStartsANewJourney() throws {
-        var j = try Journey()
-        try j.add(180)
-        try j.goal(160)
+        var j = try Journey(from: 180, goal: 160)
         try j.add(170)
         let (_, newJourney, change) = try j.goal(140)  // 12.5% change
         #expect(newJourney)
@@ -198,9 +191,7 @@ struct Journey {
 
     // Removing an entry is a regression that re-arms.
     @Test func removalReArms() throws {
-        var j = try Journey()
-        try j.add(180)
-        try j.goal(160)
+        var j = try Journey(from: 180, goal: 160)
         try j.add(172)
         let bad = try j.add(160)
         #expect(bad.pending?.type == .complete)
@@ -210,9 +201,7 @@ struct Journey {
     }
 
     @Test func clearingTheGoalStopsMilestones() throws {
-        var j = try Journey()
-        try j.add(180)
-        try j.goal(160)
+        var j = try Journey(from: 180, goal: 160)
         #expect(try j.db.database.clearGoal())
         #expect(try j.add(170).achievements.isEmpty)
         #expect(try j.goal(160).newJourney)

@@ -8,10 +8,11 @@ public struct Goal: Sendable, Equatable {
     /// The moment the start weight is taken at (rule 2); moves only when a new journey begins (rule 7).
     public var journeyStartedAt: Date
 
-    public init(weight: Weight, setAt: Date, journeyStartedAt: Date) {
+    /// A goal set at `setAt`; the journey toward it begins then too, unless it began earlier.
+    public init(weight: Weight, setAt: Date, journeyStartedAt: Date? = nil) {
         self.weight = weight
         self.setAt = setAt
-        self.journeyStartedAt = journeyStartedAt
+        self.journeyStartedAt = journeyStartedAt ?? setAt
     }
 
     /// A change of more than this fraction of the previous goal starts a new journey (FR-009).
@@ -23,12 +24,12 @@ public struct Goal: Sendable, Equatable {
     /// with every milestone re-armed; a smaller change keeps the journey and its start weight.
     public static func setting(_ weight: Weight, at date: Date, previous: Goal?) -> (goal: Goal, newJourney: Bool) {
         guard let previous else {
-            return (Goal(weight: weight, setAt: date, journeyStartedAt: date), true)
+            return (Goal(weight: weight, setAt: date), true)
         }
         let old = previous.weight.value(in: .kg)
         let change = abs(weight.value(in: .kg) - old) / old
         if change > newJourneyThreshold + 1e-12 {
-            return (Goal(weight: weight, setAt: date, journeyStartedAt: date), true)
+            return (Goal(weight: weight, setAt: date), true)
         }
         return (Goal(weight: weight, setAt: date, journeyStartedAt: previous.journeyStartedAt), false)
     }

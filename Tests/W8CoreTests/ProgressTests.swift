@@ -111,7 +111,7 @@ import W8Core
         (160.0, 176.0, false), (160, 144, false), (160, 176.1, true), (160, 143.9, true), (160, 158, false),
     ])
     func tenPercentRule(previous: Double, new: Double, newJourney: Bool) {
-        let old = Goal(weight: Weight(previous, .lb), setAt: t0, journeyStartedAt: t0)
+        let old = Goal(weight: Weight(previous, .lb), setAt: t0)
         let (goal, fresh) = Goal.setting(Weight(new, .lb), at: t1, previous: old)
         #expect(fresh == newJourney)
         #expect(goal.journeyStartedAt == (newJourney ? t1 : t0))
@@ -119,7 +119,7 @@ import W8Core
     }
 
     @Test func tenPercentIsMeasuredAcrossUnits() {
-        let old = Goal(weight: Weight(72, .kg), setAt: t0, journeyStartedAt: t0)
+        let old = Goal(weight: Weight(72, .kg), setAt: t0)
         #expect(!Goal.setting(Weight(170, .lb), at: t1, previous: old).newJourney)  // 77.1 kg: 7.1%
         #expect(Goal.setting(Weight(180, .lb), at: t1, previous: old).newJourney)  // 81.6 kg: 13.4%
     }

@@ -5,7 +5,7 @@ import W8Core
 import W8Runtime
 
 extension W8 {
-    struct Goal: ParsableCommand {
+    struct Goal: ShowingCommand {
         static let configuration = CommandConfiguration(
             abstract: "Set, show or clear your goal weight.",
             discussion: """
@@ -35,21 +35,18 @@ extension W8 {
             }
         }
 
-        func run() throws {
-            let (runtime, settings) = try Runtime.loaded()
-            let present = runtime.presenter(settings)
+        func lines(_ runtime: Runtime, _ settings: Settings, _ present: Presenter) throws -> [String] {
             if clear {
-                let removed = try runtime.tracker(settings: settings).clearGoal()
-                return show(present.goalCleared(removed, json: output.json))
+                return present.goalCleared(try runtime.tracker(settings: settings).clearGoal(), json: output.json)
             }
             guard let weight else {
-                return show(present.goal(try runtime.database().snapshot(unit: settings.unit), json: output.json))
+                return present.goal(try runtime.database().snapshot(unit: settings.unit), json: output.json)
             }
             let goalWeight = try WeightInput.goal(weight, unit: unit, defaultUnit: settings.unit)
             let (_, newJourney, outcome) = try runtime.tracker(settings: settings).setGoal(
                 goalWeight, at: try runtime.parseDate(date))
             if let warning = outcome.warning { warn(warning) }
-            show(present.goalSet(goalWeight, newJourney: newJourney, outcome: outcome, json: output.json))
+            return present.goalSet(goalWeight, newJourney: newJourney, outcome: outcome, json: output.json)
         }
     }
 

@@ -38,7 +38,7 @@ extension W8 {
             let out = try output.map { try TextOutput.replacing($0) } ?? TextOutput.standardOutput()
             try runtime.exporter(settings, version: W8.version).export(
                 intake ? nil : format, withTrend: withTrend, to: out)
-            if let output { FileHandle.standardError.write(Data("w8: wrote \(output)\n".utf8)) }
+            if let output { note("wrote \(output)") }
         }
     }
 
@@ -92,7 +92,7 @@ extension W8 {
             let importer = try runtime.importer(settings: settings, dryRun: dryRun)
             let summary = try importer.run(
                 input, format: format, options: options, dryRun: dryRun, skipInvalid: skipInvalid,
-                problem: { FileHandle.standardError.write(Data("w8: \($0)\n".utf8)) })
+                problem: { note($0) })
             if !summary.unknownSettings.isEmpty {
                 warn(
                     "settings this version does not know were left out: "

@@ -4,10 +4,6 @@ import W8App
 import W8Core
 import W8Runtime
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 @main
 struct W8: ParsableCommand {
     static let version = "0.1.0"
@@ -62,16 +58,6 @@ struct OutputOptions: ParsableArguments {
 
 extension WeightUnit: ExpressibleByArgument {}
 
-/// Prints a warning line on stderr; the command still succeeds.
-func warn(_ text: String) {
-    FileHandle.standardError.write(Data("w8: warning: \(text)\n".utf8))
-}
-
-/// Prints a report's lines.
-func show(_ lines: [String]) {
-    for line in lines { print(line) }
-}
-
 /// A command that shows what it read or did: `run()` loads the settings, asks `lines` and prints them.
 protocol ShowingCommand: ParsableCommand {
     var output: OutputOptions { get }
@@ -84,9 +70,4 @@ extension ShowingCommand {
         let (runtime, settings) = try Runtime.loaded()
         show(try lines(runtime, settings, runtime.presenter(settings)))
     }
-}
-
-/// Prints what the systemd installer did: lines to stdout, warnings to stderr.
-func say(_ message: SystemdMessage) {
-    if case .warning(let line) = message { warn(line) } else if case .info(let line) = message { print(line) }
 }

@@ -40,7 +40,8 @@ func requireExecutable(_ name: String, debianPackage: String) throws -> String {
 }
 
 /// A private temporary directory (0700) under /tmp with a short name, as D-Bus socket paths must stay under 108
-/// bytes: the one temporary-directory helper of the tests. `remove()` deletes it.
+/// bytes: the one temporary-directory helper of the tests. `remove()` deletes it; one that is left is deleted when
+/// the test process exits.
 public final class TemporaryDirectory: Sendable {
     public let url: URL
     /// Who owns it and the subdirectories made through it.
@@ -53,6 +54,7 @@ public final class TemporaryDirectory: Sendable {
         self.owner = owner
         try FileManager.default.createDirectory(
             at: url, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        LeftBehind.shared.add(url)
         try owner.own(url)
     }
 
@@ -71,6 +73,24 @@ public final class TemporaryDirectory: Sendable {
     }
 
     public func remove() { try? FileManager.default.removeItem(at: url) }
+}
+
+/// The temporary directories of this process, deleted when it exits: a test that forgets `remove()`, or whose
+/// database outlives its scope, leaves nothing in /tmp.
+final class LeftBehind: @unchecked Sendable {
+    static let shared: LeftBehind = {
+        atexit { LeftBehind.shared.removeAll() }
+        return LeftBehind()
+    }()
+
+    private let lock = NSLock()
+    private var urls: [URL] = []
+
+    func add(_ url: URL) { lock.withLock { urls.append(url) } }
+
+    func removeAll() {
+        for url in lock.withLock({ urls }) { try? FileManager.default.removeItem(at: url) }
+    }
 }
 
 /// Who runs a session's processes: the user running the tests, or, when that is root, the unprivileged account

@@ -23,11 +23,35 @@ enum StorageDate {
         let day = dayOfYear - (153 * mp + 2) / 5 + 1
         let month = mp < 10 ? mp + 3 : mp - 9
         let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        func pad(_ n: Int64, _ width: Int) -> String {
-            let s = String(n)
-            return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
+        guard (0...9999).contains(year) else {
+            func pad(_ n: Int64, _ width: Int) -> String {
+                let s = String(n)
+                return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
+            }
+            return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2)) \(pad(inDay / 3_600_000, 2)):"
+                + "\(pad(inDay / 60_000 % 60, 2)):\(pad(inDay / 1000 % 60, 2)).\(pad(inDay % 1000, 3))"
         }
-        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2)) \(pad(inDay / 3_600_000, 2)):"
-            + "\(pad(inDay / 60_000 % 60, 2)):\(pad(inDay / 1000 % 60, 2)).\(pad(inDay % 1000, 3))"
+        // The 23 bytes written in place: an import formats three of these a row.
+        return String(unsafeUninitializedCapacity: 23) { text in
+            func put(_ n: Int64, _ width: Int, at end: Int) {
+                var n = n
+                for i in stride(from: end - 1, through: end - width, by: -1) {
+                    text[i] = UInt8(48 + n % 10)
+                    n /= 10
+                }
+            }
+            put(year, 4, at: 4)
+            put(month, 2, at: 7)
+            put(day, 2, at: 10)
+            put(inDay / 3_600_000, 2, at: 13)
+            put(inDay / 60_000 % 60, 2, at: 16)
+            put(inDay / 1000 % 60, 2, at: 19)
+            put(inDay % 1000, 3, at: 23)
+            for (i, byte) in [(4, "-"), (7, "-"), (10, " "), (13, ":"), (16, ":"), (19, ".")] as [(Int, Unicode.Scalar)]
+            {
+                text[i] = UInt8(ascii: byte)
+            }
+            return 23
+        }
     }
 }

@@ -112,13 +112,11 @@ test: deps
 packaging-test: deb
 	./Tests/packaging/run.sh artifacts
 
-# Ratios against peers measured in the same run (each script's header says what it measures).
+# Ratios against peers measured in the same run, of the binary that is installed (the release build, stripped), as
+# ONE table against the issue's bars (bench/README.md says what each row measures and where the time goes).
 bench: deps
-	$(SWIFT) build -c release --product w8
-	./bench/run.sh .build/release/w8
-	./bench/notify.sh .build/release/w8
-	./bench/idle.sh .build/release/w8
-	./bench/import.sh .build/release/w8
+	$(MAKE) release
+	./bench/all.sh $(PKG_BIN)
 
 # The toolchain's swift-format, with the rules in .swift-format.
 FORMAT_PATHS := Sources Tests Package.swift

@@ -1,5 +1,6 @@
 import Testing
-import W8Core
+
+@testable import W8Core
 
 @Suite struct JSONObjectStreamTests {
     static func parts(_ text: String, chunk: Int) throws -> [JSONObjectStream.Part] {
@@ -12,6 +13,8 @@ import W8Core
         try stream.finish()
         return parts
     }
+
+    static func trimmed(_ text: String) -> String { text.trimmingBlanks() }
 
     static func member(_ key: String, _ value: String) -> JSONObjectStream.Part {
         .member(key: Array(key.utf8), value: Array(value.utf8))
@@ -51,5 +54,17 @@ import W8Core
     @Test(arguments: ["[1, 2]", "\"text\"", "date,weight"])
     func anotherValueIsNoObject(text: String) {
         #expect(throws: JSONObjectStream.Malformed(notAnObject: true)) { try Self.parts(text, chunk: 4) }
+    }
+}
+
+/// `trimmingBlanks` skips its Unicode look-ups when both ends are ASCII and no blank: the answers stay the same.
+@Suite struct TrimmingBlanksTests {
+    @Test(arguments: [
+        ("2015-01-01", "2015-01-01"), (" 82.5 ", "82.5"), ("\t82.5", "82.5"), ("82.5\t", "82.5"), ("", ""),
+        ("   ", ""), ("\u{00A0}82\u{2003}", "82"), ("82\r\n", "82\r\n"), ("\n82", "\n82"), ("é ", "é"),
+        ("2\u{301}", "2\u{301}"), ("\u{3000}a b\u{3000}", "a b"),
+    ])
+    func trimsOnlyBlanks(text: String, expected: String) {
+        #expect(JSONObjectStreamTests.trimmed(text) == expected)
     }
 }

@@ -9,6 +9,9 @@ PKG_BIN := $(PKG_SCRATCH)/release/w8
 PKG_FLAGS := -c release --product w8 --scratch-path $(PKG_SCRATCH) --static-swift-stdlib --disable-local-rpath \
 	-Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now
 
+# The installed binary is stripped (its symbol tables are most of its size); the build keeps its symbols.
+STRIP ?= strip
+
 # Install locations. PREFIX is /usr/local for root, ~/.local for anyone else; DESTDIR stages for a package.
 PREFIX ?= $(if $(filter 0,$(shell id -u)),/usr/local,$(HOME)/.local)
 DESTDIR ?=
@@ -59,6 +62,7 @@ install: deps
 install-files:
 	@test -x $(PKG_BIN) || { echo "make: no $(PKG_BIN); run 'make release' first" >&2; exit 1; }
 	install -Dm755 $(PKG_BIN) $(DESTDIR)$(BINDIR)/w8
+	$(STRIP) --strip-all $(DESTDIR)$(BINDIR)/w8
 	install -d -m755 $(DESTDIR)$(USERUNITDIR) $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR)
 	for unit in $(UNITS); do \
 		$(PKG_BIN) systemd print --executable $(BINDIR)/w8 $$unit > $(DESTDIR)$(USERUNITDIR)/$$unit || exit 1; \
@@ -108,13 +112,11 @@ test: deps
 packaging-test: deb
 	./Tests/packaging/run.sh artifacts
 
-# Ratios against peers measured in the same run (each script's header says what it measures).
+# Ratios against peers measured in the same run, of the binary that is installed (the release build, stripped), as
+# ONE table against the issue's bars (bench/README.md says what each row measures and where the time goes).
 bench: deps
-	$(SWIFT) build -c release --product w8
-	./bench/run.sh .build/release/w8
-	./bench/notify.sh .build/release/w8
-	./bench/idle.sh .build/release/w8
-	./bench/import.sh .build/release/w8
+	$(MAKE) release
+	./bench/all.sh $(PKG_BIN)
 
 # The toolchain's swift-format, with the rules in .swift-format.
 FORMAT_PATHS := Sources Tests Package.swift

@@ -35,8 +35,9 @@ let package = Package(
         // The workflows: Tracker, IntakeLog, EventRunner, import and export, the systemd installer, the config file,
         // paths, and the presentation (text and JSON reports).
         .target(name: "W8App", dependencies: ["W8Core", "W8Store", "CW8Linux", "W8System"]),
-        // cairo's C API, for the chart image. Only W8Chart imports it (its tests too, to decode the PNGs).
-        .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
+        // cairo's C API, for the chart image, loaded with dlopen when a chart is drawn: the commands that draw none
+        // never load cairo and X11. Only W8Chart imports it (its tests too, to decode the PNGs).
+        .target(name: "CCairo", linkerSettings: [.linkedLibrary("dl")]),
         // The weight chart as a PNG or SVG file, drawn with cairo.
         .target(name: "W8Chart", dependencies: ["W8Core", "CCairo", "W8System"]),
         // The command line: parse, one call into W8App through the Runtime, print.

@@ -58,9 +58,9 @@ public struct Tracker: Sendable {
     /// is refreshed and the one milestone notification the import earned, if any, is posted; a dry run touches
     /// nothing outside its rolled-back transaction.
     public func importEntries(
-        dryRun: Bool, restoring backup: JourneyBackup? = nil, _ produce: (inout EntryImporter) throws -> Void
+        dryRun: Bool, _ produce: (inout EntryImporter) throws -> Void
     ) throws -> (result: ImportResult, outcome: TrackerOutcome) {
-        let result = try database.importEntries(context: context, dryRun: dryRun, restoring: backup, produce)
+        let result = try database.importEntries(context: context, dryRun: dryRun, produce)
         guard !dryRun else { return (result, TrackerOutcome(change: result.change, notified: nil, warning: nil)) }
         var outcome = deliver(result.change)
         if result.addedToday, let warning = closeWeighInReminder(), outcome.warning == nil { outcome.warning = warning }

@@ -59,6 +59,13 @@ final class FileSink {
 
 /// Renders a drawing through a cairo surface into a `FileSink`.
 enum CairoRendering {
+    /// Loads libcairo.so.2 (`ccairo_load`, once per process); throws its loader's one-line reason when it cannot.
+    static func load() throws(RenderFailure) {
+        guard ccairo_load() == 0 else {
+            throw RenderFailure(reason: "cairo cannot be loaded: " + String(cString: ccairo_error()))
+        }
+    }
+
     /// The `cairo_write_func_t` that hands cairo's output to the `FileSink` passed as its closure.
     private static let writeToSink: cairo_write_func_t = { closure, bytes, length in
         guard let closure else { return CAIRO_STATUS_WRITE_ERROR }

@@ -70,6 +70,9 @@ public struct ChartImage: Sendable {
                 reason: "the size \(width)×\(height) is not drawable; width and height must be "
                     + "\(sizes.lowerBound)–\(sizes.upperBound) pixels")
         }
+        do throws(RenderFailure) { try CairoRendering.load() } catch {
+            throw ChartImageError(path: path, reason: error.reason)
+        }
         let draw: @Sendable (CairoCanvas) -> Void =
             switch style {
             case .full: ChartDrawing(chart: self).draw

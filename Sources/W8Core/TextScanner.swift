@@ -84,6 +84,14 @@ extension StringProtocol {
     /// Without the blanks (spaces, tabs and other non-newline white space) at either end; cheaper than
     /// `trimmingCharacters(in: .whitespaces)`, which goes through NSString.
     func trimmingBlanks() -> String {
+        // Most text starts and ends with an ASCII byte that is no space or tab: then neither end is blank, and the
+        // Unicode property look-ups below (a cost per imported row) are not needed.
+        let text = String(self)
+        if let first = text.utf8.first, let last = text.utf8.last, first < 0x80, last < 0x80, first != 0x20,
+            first != 0x09, last != 0x20, last != 0x09
+        {
+            return text
+        }
         func blank(_ c: Character) -> Bool { c == " " || c == "\t" || (c.isWhitespace && !c.isNewline) }
         guard let first = firstIndex(where: { !blank($0) }) else { return "" }
         let last = lastIndex(where: { !blank($0) })!

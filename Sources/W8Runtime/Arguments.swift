@@ -9,12 +9,22 @@ extension Runtime {
         var args = Array(args)
         guard !args.contains("--"),
             let index = args.indices.first(where: { index in
-                args[index].wholeMatch(of: #/-[0-9][0-9.,]*[A-Za-z]*/#) != nil
+                isNegativeNumber(args[index])
                     && (index == 0 || !negativeValueOptions.contains(args[index - 1]))
             })
         else { return args }
         let negative = args.remove(at: index)
         return args + ["--", negative]
+    }
+
+    /// `-[0-9][0-9.,]*[A-Za-z]*`, matched by hand: a Regex is compiled when first used, on every start.
+    static func isNegativeNumber(_ argument: String) -> Bool {
+        var bytes = argument.utf8[...]
+        guard bytes.popFirst() == UInt8(ascii: "-"), let first = bytes.first, (48...57).contains(first) else {
+            return false
+        }
+        return bytes.drop { (48...57).contains($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: ",") }
+            .allSatisfy { (65...90).contains($0) || (97...122).contains($0) }
     }
 
     /// Options whose value may look like a negative number, and is read unconditionally.

@@ -54,13 +54,15 @@ public struct AppDatabase: Sendable {
                 probe.readonly = true
                 probe.busyMode = .timeout(30)
                 let reader = try DatabaseQueue(path: path, configuration: probe)
-                if try reader.read({ try migrator.hasBeenSuperseded($0) }) {
-                    throw StoreError.newerSchema(path: path)
+                let (superseded, current) = try reader.read {
+                    (try migrator.hasBeenSuperseded($0), try migrator.hasCompletedMigrations($0))
                 }
+                if superseded { throw StoreError.newerSchema(path: path) }
                 var config = Configuration()
                 config.busyMode = .timeout(30)
                 let pool = try DatabasePool(path: path, configuration: config)
-                try migrator.migrate(pool)
+                // A schema that is current needs no migrator: it would only read the same table again, in a write.
+                if !current { try migrator.migrate(pool) }
                 // GRDB sets synchronous=NORMAL after prepareDatabase; FULL makes every commit durable.
                 try pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = FULL") }
                 return AppDatabase(writer: pool, path: path, keepAlive: reader)

@@ -20,11 +20,14 @@ public struct ImportResult: Sendable {
 public struct EntryImporter {
     let db: Database
     /// Every row of one import is created at the same moment.
+    let now: Date
     let createdAt: String
     let today: Date
     public private(set) var added = 0
     public private(set) var present = 0
     public private(set) var addedToday = false
+    public private(set) var achievementsRestored = 0
+    public private(set) var intakeRestored = 0
 
     /// Two dates this close are the same moment: stored dates keep milliseconds, and a round trip through text
     /// may move one by a rounding.
@@ -35,82 +38,51 @@ public struct EntryImporter {
     /// Adds `entry` unless one with the same date and weight exists; true when it was added.
     @discardableResult
     public mutating func add(_ entry: WeightEntry) throws -> Bool {
-        let exists =
-            try Bool.fetchOne(
-                db.cachedStatement(
-                    sql: """
-                        SELECT EXISTS (SELECT 1 FROM entry WHERE date BETWEEN ? AND ?
-                          AND abs(CASE unit WHEN 'lb' THEN weight * \(WeightUnit.kilogramsPerPound) ELSE weight END - ?) < ?)
-                        """),
-                arguments: [
-                    StorageDate.text(entry.date.addingTimeInterval(-Self.sameMoment)),
-                    StorageDate.text(entry.date.addingTimeInterval(Self.sameMoment)), entry.weight.value(in: .kg),
-                    Self.sameWeight,
-                ]) ?? false
-        if exists {
+        // One statement a row: the insert happens unless an entry with the same date and weight exists.
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO entry (date, weight, unit, note, body_fat_percent, created_at)
+                SELECT ?, ?, ?, ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM entry WHERE date BETWEEN ? AND ?
+                  AND abs(CASE unit WHEN 'lb' THEN weight * \(WeightUnit.kilogramsPerPound) ELSE weight END - ?) < ?)
+                """
+        ).execute(arguments: [
+            StorageDate.text(entry.date), entry.weight.value, entry.weight.unit, entry.note, entry.bodyFatPercent,
+            createdAt, StorageDate.text(entry.date.addingTimeInterval(-Self.sameMoment)),
+            StorageDate.text(entry.date.addingTimeInterval(Self.sameMoment)), entry.weight.value(in: .kg),
+            Self.sameWeight,
+        ])
+        if db.changesCount == 0 {
             present += 1
             return false
         }
-        try db.cachedStatement(
-            sql: "INSERT INTO entry (date, weight, unit, note, body_fat_percent, created_at) VALUES (?, ?, ?, ?, ?, ?)"
-        ).execute(arguments: [
-            StorageDate.text(entry.date), entry.weight.value, entry.weight.unit, entry.note, entry.bodyFatPercent,
-            createdAt,
-        ])
         added += 1
         if entry.date >= today { addedToday = true }
         return true
     }
-}
-
-extension AppDatabase {
-    /// Imports entries in one transaction: `produce` adds them through the importer, then the milestones are
-    /// evaluated once against the current weight. If `produce` throws, nothing is written; in a dry run the
-    /// transaction is rolled back at the end, so the counts are exactly what a real import would give.
-    ///
-    /// `backup`, when given, restores a goal, its milestone state and the achievements first.
-    public func importEntries(
-        context: EvaluationContext, dryRun: Bool, restoring backup: JourneyBackup? = nil,
-        _ produce: (inout EntryImporter) throws -> Void
-    ) throws -> ImportResult {
-        try transaction(commit: !dryRun) { db in
-            let restored = try backup.map { try restore($0, db, now: context.now) } ?? (achievements: 0, intake: 0)
-            var importer = EntryImporter(
-                db: db, createdAt: StorageDate.text(context.now), today: context.calendar.startOfDay(for: context.now))
-            try produce(&importer)
-            let change = try evaluate(db, context: context, rearm: true, entry: nil, history: true)
-            return ImportResult(
-                added: importer.added, present: importer.present, achievementsRestored: restored.achievements,
-                intakeRestored: restored.intake, addedToday: importer.addedToday, change: change)
-        }
-    }
 
     /// Restores a backup's journey: its goal and milestone state replace the current ones; its achievements and
-    /// intake events are added unless already there. Returns how many of each were added.
-    private func restore(_ backup: JourneyBackup, _ db: Database, now: Date) throws -> (achievements: Int, intake: Int)
-    {
+    /// intake events are added unless already there, and counted.
+    public mutating func restore(_ backup: JourneyBackup) throws {
         if let goal = backup.goal {
             try GoalRecord(goal).save(db)
             try MilestoneStateRecord.deleteAll(db)
             for type in backup.milestonesAchieved { try MilestoneStateRecord(type: type).save(db) }
         }
-        var added = 0
         for achievement in backup.achievements {
             let col = AchievementRecord.Columns.self
             let date = achievement.dateAchieved
             let exists =
                 try AchievementRecord.filter(
                     Column("type") == achievement.type
-                        && col.dateAchieved >= date.addingTimeInterval(-EntryImporter.sameMoment)
-                        && col.dateAchieved <= date.addingTimeInterval(EntryImporter.sameMoment)
+                        && col.dateAchieved >= date.addingTimeInterval(-Self.sameMoment)
+                        && col.dateAchieved <= date.addingTimeInterval(Self.sameMoment)
                 ).fetchCount(db) > 0
             if exists { continue }
             var record = AchievementRecord(achievement)
             record.id = nil
             try record.insert(db)
-            added += 1
+            achievementsRestored += 1
         }
-        var intake = 0
         for event in backup.intake {
             // The same kind, moment, volume and calories is the same event.
             let exists =
@@ -121,16 +93,37 @@ extension AppDatabase {
                           AND volume_ml IS ? AND calories = ?)
                         """,
                     arguments: [
-                        event.kind, event.date.addingTimeInterval(-EntryImporter.sameMoment),
-                        event.date.addingTimeInterval(EntryImporter.sameMoment), event.volume, event.calories,
+                        event.kind, event.date.addingTimeInterval(-Self.sameMoment),
+                        event.date.addingTimeInterval(Self.sameMoment), event.volume, event.calories,
                     ]) ?? false
             if exists { continue }
             var record = IntakeRecord(event, createdAt: now)
             record.id = nil
             try record.insert(db)
-            intake += 1
+            intakeRestored += 1
         }
-        return (added, intake)
+    }
+}
+
+extension AppDatabase {
+    /// Imports entries in one transaction: `produce` adds them through the importer, then the milestones are
+    /// evaluated once against the current weight. If `produce` throws, nothing is written; in a dry run the
+    /// transaction is rolled back at the end, so the counts are exactly what a real import would give.
+    ///
+    /// `produce` may also restore a backup's goal, milestone state and achievements (`EntryImporter.restore`).
+    public func importEntries(
+        context: EvaluationContext, dryRun: Bool, _ produce: (inout EntryImporter) throws -> Void
+    ) throws -> ImportResult {
+        try transaction(commit: !dryRun) { db in
+            var importer = EntryImporter(
+                db: db, now: context.now, createdAt: StorageDate.text(context.now),
+                today: context.calendar.startOfDay(for: context.now))
+            try produce(&importer)
+            let change = try evaluate(db, context: context, rearm: true, entry: nil, history: true)
+            return ImportResult(
+                added: importer.added, present: importer.present, achievementsRestored: importer.achievementsRestored,
+                intakeRestored: importer.intakeRestored, addedToday: importer.addedToday, change: change)
+        }
     }
 
     /// Calls `body` with every entry, oldest first, reading them one at a time.

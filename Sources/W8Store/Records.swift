@@ -27,12 +27,12 @@ struct EntryRecord: Codable, FetchableRecord, MutablePersistableRecord {
     /// which made reading a year of entries for the trend cost most of `w8 status`.
     init(row: Row) throws {
         id = row["id"]
-        date = row["date"]
+        date = StorageDate.date(in: row, "date")
         weight = row["weight"]
         unit = row["unit"]
         note = row["note"]
         bodyFatPercent = row["body_fat_percent"]
-        createdAt = row["created_at"]
+        createdAt = StorageDate.date(in: row, "created_at")
     }
 
     init(_ entry: WeightEntry, createdAt: Date) {
@@ -51,6 +51,21 @@ struct EntryRecord: Codable, FetchableRecord, MutablePersistableRecord {
 
     /// Newest first; entries at the same moment by insertion order.
     static let newestFirst = [Columns.date.desc, Columns.id.desc]
+
+    /// The columns `entry(at:)` reads, in its order.
+    static let entryColumns = "id, date, weight, unit, note, body_fat_percent"
+
+    /// The entry of a row of `entryColumns`, read by position: by name, GRDB looks each column up on every row,
+    /// which cost most of reading a year of entries for the trend.
+    static func entry(at row: Row) -> WeightEntry {
+        // Int64, Double and String are read straight from the statement (GRDB's StatementColumnConvertible).
+        let unitText: String = row[3]
+        let dateText: String? = row[1]
+        return WeightEntry(
+            id: row[0] as Int64?, weight: Weight(row[2] as Double, WeightUnit(rawValue: unitText) ?? row[3]),
+            date: dateText.flatMap(StorageDate.date) ?? StorageDate.date(row[1]), note: row[4] as String?,
+            bodyFatPercent: row[5] as Double?)
+    }
 }
 
 extension WeightUnit: DatabaseValueConvertible {}

@@ -57,8 +57,12 @@ extension AppDatabase {
     /// Entries dated in `[start, end]`, oldest first, and the latest one before `start`.
     public func week(from start: Date, to end: Date) throws -> (entries: [WeightEntry], before: WeightEntry?) {
         try readChecked { db in
-            let entries = try EntryRecord.filter(EntryRecord.Columns.date >= start && EntryRecord.Columns.date <= end)
-                .order(EntryRecord.Columns.date, EntryRecord.Columns.id).fetchAll(db).map(\.entry)
+            let rows = try Row.fetchCursor(
+                db,
+                sql: "SELECT \(EntryRecord.entryColumns) FROM entry WHERE date >= ? AND date <= ? ORDER BY date, id",
+                arguments: [start, end])
+            var entries: [WeightEntry] = []
+            while let row = try rows.next() { entries.append(EntryRecord.entry(at: row)) }
             let before = try EntryRecord.filter(EntryRecord.Columns.date < start).order(EntryRecord.newestFirst)
                 .fetchOne(db)?.entry
             return (entries, before)

@@ -7,6 +7,7 @@ import W8Runtime
 extension W8 {
     struct Chart: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "chart",
             abstract: "Draw your weight, trend and goal: in the terminal, or as a PNG or SVG image.",
             discussion: """
                 The terminal chart fits the terminal's width and uses colour only on a terminal (and never with \

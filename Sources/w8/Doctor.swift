@@ -7,6 +7,7 @@ import W8Runtime
 extension W8 {
     struct Doctor: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "doctor",
             abstract: "Check notifications, files and systemd units, and say what is wrong.",
             discussion: "Example: w8 doctor --json")
 

@@ -29,6 +29,7 @@ extension W8 {
     struct Add: ChangingCommand {
         static let verb = "Logged"
         static let configuration = CommandConfiguration(
+            commandName: "add",
             abstract: "Log a weigh-in; celebrates the goal milestones it reaches.",
             discussion: "Examples: w8 add 182.4 · w8 add 82,5kg --date 2026-11-20T07:30 --note 'after run'")
 
@@ -49,6 +50,7 @@ extension W8 {
     struct Edit: ChangingCommand {
         static let verb = "Updated"
         static let configuration = CommandConfiguration(
+            commandName: "edit",
             abstract: "Change a logged entry; milestones are evaluated again.",
             discussion: "Example: w8 edit 12 --weight 181.9 --note 'scale was off'")
 
@@ -96,6 +98,7 @@ extension W8 {
 
     struct Log: ShowingCommand {
         static let configuration = CommandConfiguration(
+            commandName: "log",
             abstract: "Show logged weights, newest first.", discussion: "Example: w8 log --limit 7")
 
         @Option(help: "Show at most this many entries.")

@@ -7,6 +7,7 @@ import W8Runtime
 extension W8 {
     struct Goal: ShowingCommand {
         static let configuration = CommandConfiguration(
+            commandName: "goal",
             abstract: "Set, show or clear your goal weight.",
             discussion: """
                 A change of more than 10% starts a new journey (start weight taken again, every milestone \
@@ -52,6 +53,7 @@ extension W8 {
 
     struct Status: ShowingCommand {
         static let configuration = CommandConfiguration(
+            commandName: "status",
             abstract: "Show your current weight and progress toward your goal.", discussion: "Example: w8 status --json"
         )
 
@@ -65,6 +67,7 @@ extension W8 {
 
     struct Milestones: ShowingCommand {
         static let configuration = CommandConfiguration(
+            commandName: "milestones",
             abstract: "List the milestones you have reached, newest first.", discussion: "Example: w8 milestones --json"
         )
 
@@ -77,6 +80,7 @@ extension W8 {
 
     struct Config: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "config",
             abstract: "List, show or change settings (kept in $XDG_CONFIG_HOME/w8trackr/config.toml).",
             discussion: "Examples: w8 config · w8 config unit · w8 config unit kg · w8 config summary.day mon\nKeys:\n"
                 + SettingKey.allCases.map { "  \($0.rawValue): \($0.help)" }.joined(separator: "\n"))

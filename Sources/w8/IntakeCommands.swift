@@ -21,6 +21,7 @@ struct IntakeOptions: ParsableArguments {
 extension W8 {
     struct Drink: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "drink",
             abstract: "Log a drink: water, or with --beverage another drink. Prints the day's water against the goal.",
             discussion: IntakeInput.drinkHelp)
 
@@ -43,6 +44,7 @@ extension W8 {
 
     struct Eat: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "eat",
             abstract: "Log a meal or a snack.",
             discussion: """
                 Without --calories, a meal counts intake.meal_calories and a snack intake.snack_calories (0 counts \
@@ -64,6 +66,7 @@ extension W8 {
 
     struct Today: ShowingCommand {
         static let configuration = CommandConfiguration(
+            commandName: "today",
             abstract: "Show a day's water, drinks, meals, snacks and calories against your daily goals.",
             discussion: "Example: w8 today · w8 today --date 2026-11-20 --json")
 
@@ -80,6 +83,7 @@ extension W8 {
 
     struct Intake: ShowingCommand {
         static let configuration = CommandConfiguration(
+            commandName: "intake",
             abstract: "List the drinks, meals and snacks you logged, newest first with ids; 'rm ID' removes one.",
             discussion: "Examples: w8 intake · w8 intake --days 7 --json · w8 intake rm 12", subcommands: [Remove.self])
 

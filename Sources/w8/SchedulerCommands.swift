@@ -7,6 +7,7 @@ import W8Runtime
 extension W8 {
     struct Summary: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "summary",
             abstract: "Show or send this week's progress summary.",
             discussion: """
                 The week is the 7 days up to now. --send posts it as a notification; with --if-due it posts only \
@@ -43,6 +44,7 @@ extension W8 {
 
     struct Schedule: ShowingCommand {
         static let configuration = CommandConfiguration(
+            commandName: "schedule",
             abstract: "List the next time of every enabled event.",
             discussion: """
                 The hydration reminder is counted from the last drink logged ('w8 drink'). \
@@ -59,6 +61,7 @@ extension W8 {
 
     struct Daemon: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "daemon",
             abstract: "Run the scheduler in the foreground: weekly summary and reminders at their local times.",
             discussion: """
                 Logs one line per event to stderr (the journal under systemd). Stops on SIGTERM or SIGINT. \

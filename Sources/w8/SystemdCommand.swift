@@ -8,6 +8,7 @@ extension SystemdUnit: ExpressibleByArgument {}
 extension W8 {
     struct Systemd: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "systemd",
             abstract: "Install or remove the systemd user units that run the daemon and the weekly summary.",
             discussion: "Example: w8 systemd install",
             subcommands: [Install.self, Uninstall.self, Print.self])
@@ -17,6 +18,7 @@ extension W8 {
 extension W8.Systemd {
     struct Install: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "install",
             abstract: "Write the units for this w8 to $XDG_CONFIG_HOME/systemd/user, then enable and start them.",
             discussion: """
                 Then runs 'systemctl --user daemon-reload' and '\(SystemdInstaller.enableCommand)'. Without a \
@@ -36,6 +38,7 @@ extension W8.Systemd {
 
     struct Uninstall: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "uninstall",
             abstract: "Stop and disable the units, and remove the unit files that 'w8 systemd install' wrote.",
             discussion: "Your data and config.toml stay. Example: w8 systemd uninstall")
 
@@ -46,6 +49,7 @@ extension W8.Systemd {
 
     struct Print: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "print",
             abstract: "Print the units, with ExecStart= running this w8 or --executable.",
             discussion: """
                 For packaging and checks. Example: w8 systemd print --executable /usr/bin/w8 w8trackr.service

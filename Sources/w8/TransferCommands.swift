@@ -10,6 +10,7 @@ extension ImportFormatChoice: ExpressibleByArgument {}
 extension W8 {
     struct Export: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "export",
             abstract: "Write every entry as CSV, or everything as a JSON backup.",
             discussion: Exporter.help)
 
@@ -44,6 +45,7 @@ extension W8 {
 
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "import",
             abstract: "Read weigh-ins from a file: another app's export, a CSV, or a W8Trackr backup.",
             discussion: Importer.help)
 

@@ -27,6 +27,11 @@ struct W8: ParsableCommand {
     /// Runs the command and turns every error into one line on stderr and a sysexits(3) code.
     static func main() {
         umask(0o077)
+        // What ArgumentParser prints for --version, without the reflection it does over the command tree first.
+        if CommandLine.arguments.dropFirst() == ["--version"] {
+            print(version)
+            return
+        }
         do {
             var command = try parseAsRoot(Runtime.arguments(CommandLine.arguments.dropFirst()))
             try command.run()

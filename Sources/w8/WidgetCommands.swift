@@ -9,6 +9,7 @@ extension WidgetFormat: ExpressibleByArgument {}
 extension W8 {
     struct Widget: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "widget",
             abstract: "Your weight, 7-day trend, goal progress and today's water for a status bar.",
             discussion: """
                 Formats: text (one line, '175.0 lb ↓ 25%'), json (the widget entry, with water_ml and water_goal_ml), waybar (a custom module's \

@@ -36,6 +36,42 @@ import W8TestSupport
         #expect(lines.allSatisfy { $0.unicodeScalars.count <= 64 })
     }
 
+    /// cairo is loaded only to draw an image: with a `libcairo.so.2` that cannot be loaded first on the library path,
+    /// `chart --output` fails with one line naming the loader's reason and writes nothing, and every command that
+    /// draws no image works as before (a binary linked against cairo would not even start).
+    @Test func withoutCairoOnlyTheImageFails() throws {
+        let w8 = try sandbox()
+        let libraries = w8.root.appendingPathComponent("broken-libraries")
+        try FileManager.default.createDirectory(at: libraries, withIntermediateDirectories: true)
+        try Data("not a library\n".utf8).write(to: libraries.appendingPathComponent("libcairo.so.2"))
+        w8.environment["LD_LIBRARY_PATH"] = libraries.path
+        let path = w8.root.appendingPathComponent("weight.png").path
+
+        let chart = try w8.run("chart", "--output", path)
+        #expect(chart.status == 73)
+        #expect(chart.stdout.isEmpty)
+        #expect(
+            chart.stderr.hasPrefix("w8: cannot write the chart image '\(path)': cairo cannot be loaded: "),
+            "\(chart.stderr)")
+        #expect(chart.stderr.contains("libcairo.so.2"))
+        #expect(chart.stderr.filter { $0 == "\n" }.count == 1)
+        #expect(!FileManager.default.fileExists(atPath: path))
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: w8.root.path).allSatisfy { !$0.hasPrefix(".weight") })
+
+        let backup = w8.root.appendingPathComponent("backup.json").path
+        for arguments in [
+            ["add", "179.6"], ["status"], ["log"], ["widget"], ["chart", "--width", "50", "--height", "12"],
+            ["milestones"], ["goal", "175"], ["drink", "250"], ["today"],
+            ["export", "--format", "json", "--output", backup],
+            ["import", "--dry-run", backup], ["--version"],
+        ] {
+            let run = try w8.run(arguments)
+            #expect(run.status == 0, "w8 \(arguments.joined(separator: " ")): \(run.stderr)")
+            #expect(!run.stderr.contains("cairo"), "w8 \(arguments.joined(separator: " ")): \(run.stderr)")
+        }
+    }
+
     @Test func emptyStateIsOneLine() throws {
         let run = try W8Sandbox().run("chart")
         #expect(run.status == 0)

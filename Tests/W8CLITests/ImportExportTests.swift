@@ -251,6 +251,31 @@ import W8TestSupport
         #expect(twice.stdout.contains("Imported: 0 added, 3 already present, 0 skipped."), "\(twice.stdout)")
     }
 
+    /// The backup is read as a stream: one cut short in its entries, or broken in one, is refused in one line naming
+    /// the problem, after the entries before it were read, and nothing is written.
+    @Test(arguments: [
+        ("truncated", "it is not valid JSON"), ("wrong type", "entries[2].weight has a value of the wrong type"),
+    ])
+    func aBrokenBackupWritesNothing(damage: String, reason: String) throws {
+        let a = try W8Sandbox()
+        for day in 1...4 { try a.run("add", "\(190 - day)", "--date", "2026-10-0\(day)") }
+        let text = try #require(try a.run("export", "--format", "json").stdout)
+        let broken =
+            damage == "truncated"
+            ? String(text.prefix(upTo: try #require(text.range(of: "189.0")?.upperBound)))
+            : text.replacingOccurrences(of: "\"weight\":187.0", with: "\"weight\":\"187\"")
+        let file = a.root.appendingPathComponent("broken.json").path
+        try broken.write(toFile: file, atomically: true, encoding: .utf8)
+
+        let b = try W8Sandbox()
+        try b.run("add", "200", "--date", "2026-09-01")
+        let run = try b.run("import", file)
+        #expect(run.status == 65)
+        #expect(run.stdout.isEmpty)
+        #expect(run.stderr == "w8: not a W8Trackr backup that can be restored: \(reason)\n")
+        #expect(try Self.log(b).count == 1)
+    }
+
     // An import killed in the middle of its transaction (blocked reading a pipe) leaves the database as it was.
     @Test func aKilledImportWritesNothing() throws {
         let w8 = try W8Sandbox()

@@ -60,6 +60,7 @@ struct DecodedPNG {
     }
 
     init(path: String) throws {
+        guard ccairo_load() == 0 else { throw Failure(description: String(cString: ccairo_error())) }
         guard let surface = cairo_image_surface_create_from_png(path) else { throw Failure(description: "no surface") }
         defer { cairo_surface_destroy(surface) }
         let status = cairo_surface_status(surface)

@@ -22,7 +22,11 @@ import Testing
                 Date(timeIntervalSince1970: Double(ms) / 1000 + Double.random(in: 0..<0.001, using: &generator)))
         }
         for date in dates {
-            #expect(StorageDate.text(date) == StorageDate.grdbText(date), "\(date.timeIntervalSince1970)")
+            let text = StorageDate.text(date)
+            #expect(text == StorageDate.grdbText(date), "\(date.timeIntervalSince1970)")
+            // Read back, the text gives the very Date GRDB's own conversion gives.
+            let read = StorageDate.date(text)
+            #expect(read != nil && read == StorageDate.grdbDate(text), "\(text)")
         }
     }
 }

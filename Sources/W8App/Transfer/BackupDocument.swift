@@ -4,7 +4,8 @@ import W8Store
 
 /// The JSON backup file, as `w8 export --format json` writes it and `w8 import` reads it: one Codable type for
 /// both directions, its field names the file's. It is written through `JSONValueEncoder` (fields in this order,
-/// absent values as null), its entries streamed one a line after the rest; it is read with `JSONDecoder`.
+/// absent values as null), its entries streamed one a line after the rest; it is read with `JSONDecoder`, an entry at a time
+/// (`BackupStream`).
 public struct BackupDocument: Codable {
     /// The value of `format` that marks a W8Trackr backup.
     public static let formatName = "w8trackr-backup"
@@ -189,10 +190,11 @@ public struct BackupDocument: Codable {
             trendWeight: trend.map(Weight.tenths), trendUnit: trend == nil ? nil : unit.rawValue)
     }
 
-    /// "entries[3].weight is not a number", from the decoder's error.
-    static func describe(_ error: DecodingError) -> String {
+    /// "entries[3].weight is not a number", from the decoder's error; `prefix` is the path of the decoded value.
+    static func describe(_ error: DecodingError, at prefix: String = "") -> String {
         func path(_ keys: [CodingKey]) -> String {
-            keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().drop { $0 == "." }.description
+            (prefix + keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()).drop { $0 == "." }
+                .description
         }
         switch error {
         case .keyNotFound(let key, let context): return "\(path(context.codingPath + [key])) is missing"
@@ -203,25 +205,16 @@ public struct BackupDocument: Codable {
     }
 }
 
-/// A backup read back and checked: what an import restores.
+/// A backup read back and checked, but for its entries (which `BackupStream` hands out one by one): what an import
+/// restores.
 public struct Backup: Sendable {
-    /// Each entry, or why it is not one; `line` is its 1-based position in `entries`.
-    public var rows: [ImportRow]
     public var journey: JourneyBackup
     public var settings: [(SettingKey, SettingValue)]
     /// Keys this version does not know (from a newer W8Trackr): left out of the restore.
     public var unknownSettings: [String]
 
-    /// Reads a backup; entries are validated as `w8 add` validates them, the rest must be exactly as written.
-    public init(json data: [UInt8], options: ImportOptions) throws {
-        let file: BackupDocument
-        do {
-            file = try JSONDecoder().decode(BackupDocument.self, from: Data(data))
-        } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
-            throw W8CoreError.backupInvalid("it is not valid JSON")
-        } catch let error as DecodingError {
-            throw W8CoreError.backupInvalid(BackupDocument.describe(error))
-        }
+    /// Checks a decoded backup: its format and version, then the rest exactly as written.
+    init(_ file: BackupDocument, reader: BackupReader) throws {
         guard file.format == BackupDocument.formatName else {
             throw W8CoreError.backupInvalid("its \"format\" is not \"\(BackupDocument.formatName)\"")
         }
@@ -229,20 +222,93 @@ public struct Backup: Sendable {
             throw W8CoreError.backupInvalid(
                 "its version \(file.version) is newer than this w8 reads (\(BackupDocument.version))")
         }
-        let reader = BackupReader(options: options)
         journey = JourneyBackup(
             goal: try file.goal.map(reader.goal),
             milestonesAchieved: try (file.milestonesAchieved ?? []).map(reader.milestone),
             achievements: try (file.achievements ?? []).enumerated().map(reader.achievement),
             intake: try (file.intake ?? []).enumerated().map(reader.intake))
         (settings, unknownSettings) = try reader.settings(file.settings?.pairs ?? [])
-        rows = file.entries.enumerated().map { index, item in
-            do {
-                return .entry(line: index + 1, try reader.entry(item))
-            } catch {
-                return .invalid(line: index + 1, reason: error.localizedDescription)
+    }
+}
+
+/// Reads a backup as its bytes arrive, in memory bounded by its largest entry rather than its length: a
+/// `JSONObjectStream` hands out each element of `entries` to `JSONDecoder` as a `BackupDocument.Entry`, and the other
+/// members, kept aside, are decoded as the `BackupDocument` they form with an empty `entries`.
+///
+/// Those members are checked as soon as `entries` opens, so a wrong format or version is refused before any entry
+/// is read; members written after `entries` (w8 writes none) are checked at the end.
+public struct BackupStream {
+    private var scanner = JSONObjectStream(arrayKey: "entries")
+    private let reader: BackupReader
+    private let decoder = JSONDecoder()
+    private var members: [(key: [UInt8], value: [UInt8])] = []
+    private var sawEntries = false
+
+    public init(options: ImportOptions) {
+        reader = BackupReader(options: options)
+    }
+
+    /// The entries completed by `bytes`, each checked as `w8 add` checks its input; `line` is the 1-based position
+    /// in `entries`. Throws `W8CoreError.backupInvalid` when the backup cannot be restored.
+    public mutating func feed(_ bytes: [UInt8]) throws -> [ImportRow] {
+        let parts: [JSONObjectStream.Part]
+        do throws(JSONObjectStream.Malformed) { parts = try scanner.feed(bytes) } catch {
+            throw W8CoreError.backupInvalid(error.notAnObject ? "it is not a JSON object" : "it is not valid JSON")
+        }
+        var rows: [ImportRow] = []
+        for part in parts {
+            switch part {
+            case .member(let key, let value): members.append((key, value))
+            case .arrayStart:
+                sawEntries = true
+                _ = try backup(complete: false)
+            case .element(let index, let value):
+                let item: BackupDocument.Entry
+                do {
+                    item = try decoder.decode(BackupDocument.Entry.self, from: Data(value))
+                } catch let error as DecodingError {
+                    throw Self.invalid(error, at: "entries[\(index)]")
+                }
+                do {
+                    rows.append(.entry(line: index + 1, try reader.entry(item)))
+                } catch {
+                    rows.append(.invalid(line: index + 1, reason: error.localizedDescription))
+                }
             }
         }
+        return rows
+    }
+
+    /// Everything but the entries, once the last byte was fed.
+    public func finish() throws -> Backup {
+        do throws(JSONObjectStream.Malformed) { try scanner.finish() } catch {
+            throw W8CoreError.backupInvalid("it is not valid JSON")
+        }
+        return try backup(complete: true)!
+    }
+
+    /// The members read so far as a backup; nil when one is missing and may still follow `entries`.
+    private func backup(complete: Bool) throws -> Backup? {
+        var json: [UInt8] = Array("{".utf8)
+        for (key, value) in members {
+            json += Array("\"".utf8) + key + Array("\":".utf8) + value + Array(",".utf8)
+        }
+        json += sawEntries ? Array("\"entries\":[]}".utf8) : Array("}".utf8)
+        if !sawEntries, !members.isEmpty { json[json.count - 2] = UInt8(ascii: " ") }
+        do {
+            return try Backup(decoder.decode(BackupDocument.self, from: Data(json)), reader: reader)
+        } catch DecodingError.keyNotFound where !complete {
+            return nil
+        } catch let error as DecodingError {
+            throw Self.invalid(error)
+        }
+    }
+
+    private static func invalid(_ error: DecodingError, at prefix: String = "") -> W8CoreError {
+        if case .dataCorrupted(let context) = error, context.codingPath.isEmpty {
+            return .backupInvalid("it is not valid JSON")
+        }
+        return .backupInvalid(BackupDocument.describe(error, at: prefix))
     }
 }
 

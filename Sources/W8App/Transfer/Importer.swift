@@ -62,24 +62,23 @@ public struct Importer {
     ) throws -> ImportSummary {
         let settings = tracker.context.settings
         var report = ImportReport(file: input.name, skipInvalid: skipInvalid, problem: problem)
-        var first = try input.read()
+        let first = try input.read()
         let json = format == .w8JSON || (format == .auto && ImportReport.looksLikeJSON(first))
         var backup: Backup?
-        if json {
-            var more = try input.read()
-            while !more.isEmpty {
-                first += more
-                more = try input.read()
-            }
-            backup = try Backup(json: first, options: options)
-            (report.format, report.formatName, report.units) = (.w8JSON, ImportFormat.w8JSON.displayName, .rows)
-        }
-        let (result, outcome) = try tracker.importEntries(dryRun: dryRun, restoring: backup?.journey) { importer in
-            if let backup {
-                for row in backup.rows { try report.take(row, into: &importer, label: "entry") }
+        let (result, outcome) = try tracker.importEntries(dryRun: dryRun) { importer in
+            var chunk = first
+            if json {
+                (report.format, report.formatName, report.units) = (.w8JSON, ImportFormat.w8JSON.displayName, .rows)
+                var stream = BackupStream(options: options)
+                while !chunk.isEmpty {
+                    for row in try stream.feed(chunk) { try report.take(row, into: &importer, label: "entry") }
+                    chunk = try input.read()
+                }
+                let restoring = try stream.finish()
+                try importer.restore(restoring.journey)
+                backup = restoring
             } else {
                 var reader = DelimitedImport(format: format.format, options: options)
-                var chunk = first
                 while !chunk.isEmpty {
                     for row in try reader.feed(chunk) { try report.take(row, into: &importer) }
                     chunk = try input.read()

@@ -6,14 +6,7 @@ import W8Runtime
 
 extension W8 {
     struct Chart: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "chart",
-            abstract: "Draw your weight, trend and goal: in the terminal, or as a PNG or SVG image.",
-            discussion: """
-                The terminal chart fits the terminal's width and uses colour only on a terminal (and never with \
-                NO_COLOR set). --output writes an image instead, its format from the file's extension.
-                Examples: w8 chart · w8 chart --days 30 · w8 chart --output weight.png
-                """)
+        static let configuration = CommandConfiguration(.chart)
 
         @Option(name: .long, help: "How many days back to draw, 1 or more.")
         var days = 90

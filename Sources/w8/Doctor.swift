@@ -6,10 +6,7 @@ import W8Runtime
 
 extension W8 {
     struct Doctor: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "doctor",
-            abstract: "Check notifications, files and systemd units, and say what is wrong.",
-            discussion: "Example: w8 doctor --json")
+        static let configuration = CommandConfiguration(.doctor)
 
         @OptionGroup var output: OutputOptions
 
@@ -20,9 +17,7 @@ extension W8 {
     }
 
     struct NotifyTest: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "notify-test", abstract: "Post a sample notification to check that notifications reach you.",
-            discussion: "Example: w8 notify-test --category reminder")
+        static let configuration = CommandConfiguration(.notifyTest)
 
         @Option(help: "The kind of notification: milestone, summary or reminder.")
         var category: Category = .milestone

@@ -28,10 +28,7 @@ struct EntryFields: ParsableArguments {
 extension W8 {
     struct Add: ChangingCommand {
         static let verb = "Logged"
-        static let configuration = CommandConfiguration(
-            commandName: "add",
-            abstract: "Log a weigh-in; celebrates the goal milestones it reaches.",
-            discussion: "Examples: w8 add 182.4 · w8 add 82,5kg --date 2026-11-20T07:30 --note 'after run'")
+        static let configuration = CommandConfiguration(.add)
 
         @Argument(help: "The weight: 182.4, 82,5 or with a unit, 82.5kg or 182lb.")
         var weight: String
@@ -49,10 +46,7 @@ extension W8 {
 
     struct Edit: ChangingCommand {
         static let verb = "Updated"
-        static let configuration = CommandConfiguration(
-            commandName: "edit",
-            abstract: "Change a logged entry; milestones are evaluated again.",
-            discussion: "Example: w8 edit 12 --weight 181.9 --note 'scale was off'")
+        static let configuration = CommandConfiguration(.edit)
 
         @Argument(help: "The entry's id, as 'w8 log' shows it.")
         var id: Int64
@@ -80,9 +74,7 @@ extension W8 {
 
     struct Remove: ChangingCommand {
         static let verb = "Removed"
-        static let configuration = CommandConfiguration(
-            commandName: "rm", abstract: "Remove a logged entry; milestones are evaluated again.",
-            discussion: "Example: w8 rm 12")
+        static let configuration = CommandConfiguration(.remove)
 
         @Argument(help: "The entry's id, as 'w8 log' shows it.")
         var id: Int64
@@ -97,9 +89,7 @@ extension W8 {
     }
 
     struct Log: ShowingCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "log",
-            abstract: "Show logged weights, newest first.", discussion: "Example: w8 log --limit 7")
+        static let configuration = CommandConfiguration(.log)
 
         @Option(help: "Show at most this many entries.")
         var limit: Int?

@@ -6,14 +6,7 @@ import W8Runtime
 
 extension W8 {
     struct Goal: ShowingCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "goal",
-            abstract: "Set, show or clear your goal weight.",
-            discussion: """
-                A change of more than 10% starts a new journey (start weight taken again, every milestone \
-                re-armed); a smaller change keeps your start weight and the milestones you already reached.
-                Examples: w8 goal 160 · w8 goal 72kg · w8 goal · w8 goal --clear
-                """)
+        static let configuration = CommandConfiguration(.goal)
 
         @Argument(help: "The goal weight: 160, 72,5 or with a unit, 72kg. Leave out to show the goal.")
         var weight: String?
@@ -52,10 +45,7 @@ extension W8 {
     }
 
     struct Status: ShowingCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "status",
-            abstract: "Show your current weight and progress toward your goal.", discussion: "Example: w8 status --json"
-        )
+        static let configuration = CommandConfiguration(.status)
 
         @OptionGroup var output: OutputOptions
 
@@ -66,10 +56,7 @@ extension W8 {
     }
 
     struct Milestones: ShowingCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "milestones",
-            abstract: "List the milestones you have reached, newest first.", discussion: "Example: w8 milestones --json"
-        )
+        static let configuration = CommandConfiguration(.milestones)
 
         @OptionGroup var output: OutputOptions
 
@@ -79,11 +66,7 @@ extension W8 {
     }
 
     struct Config: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "config",
-            abstract: "List, show or change settings (kept in $XDG_CONFIG_HOME/w8trackr/config.toml).",
-            discussion: "Examples: w8 config · w8 config unit · w8 config unit kg · w8 config summary.day mon\nKeys:\n"
-                + SettingKey.allCases.map { "  \($0.rawValue): \($0.help)" }.joined(separator: "\n"))
+        static let configuration = CommandConfiguration(.config)
 
         @Argument(help: "A setting's key, such as unit or summary.hour.")
         var key: ConfigKey?

@@ -20,10 +20,7 @@ struct IntakeOptions: ParsableArguments {
 
 extension W8 {
     struct Drink: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "drink",
-            abstract: "Log a drink: water, or with --beverage another drink. Prints the day's water against the goal.",
-            discussion: IntakeInput.drinkHelp)
+        static let configuration = CommandConfiguration(.drink)
 
         @Argument(help: "How much; one cup if left out.", completion: .list(["cup", "bottle"]))
         var amount: String = "cup"
@@ -43,13 +40,7 @@ extension W8 {
     }
 
     struct Eat: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "eat",
-            abstract: "Log a meal or a snack.",
-            discussion: """
-                Without --calories, a meal counts intake.meal_calories and a snack intake.snack_calories (0 counts \
-                none). Examples: w8 eat meal · w8 eat snack --calories 150 --note apple
-                """)
+        static let configuration = CommandConfiguration(.eat)
 
         @Argument(help: "meal or snack.", completion: .list(["meal", "snack"]))
         var what: String
@@ -65,10 +56,7 @@ extension W8 {
     }
 
     struct Today: ShowingCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "today",
-            abstract: "Show a day's water, drinks, meals, snacks and calories against your daily goals.",
-            discussion: "Example: w8 today · w8 today --date 2026-11-20 --json")
+        static let configuration = CommandConfiguration(.today)
 
         @Option(help: "The day: YYYY-MM-DD (default: today).")
         var date: String?
@@ -82,10 +70,7 @@ extension W8 {
     }
 
     struct Intake: ShowingCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "intake",
-            abstract: "List the drinks, meals and snacks you logged, newest first with ids; 'rm ID' removes one.",
-            discussion: "Examples: w8 intake · w8 intake --days 7 --json · w8 intake rm 12", subcommands: [Remove.self])
+        static let configuration = CommandConfiguration(.intake, subcommands: [Remove.self])
 
         @Option(help: "How many days back, today included: 1 or more.")
         var days = 1
@@ -105,9 +90,7 @@ extension W8 {
 
 extension W8.Intake {
     struct Remove: ShowingCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "rm", abstract: "Remove a logged drink, meal or snack.", discussion: "Example: w8 intake rm 12"
-        )
+        static let configuration = CommandConfiguration(.intakeRemove)
 
         @Argument(help: "The event's id, as 'w8 intake' shows it.")
         var id: Int64

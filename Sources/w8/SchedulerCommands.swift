@@ -6,15 +6,7 @@ import W8Runtime
 
 extension W8 {
     struct Summary: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "summary",
-            abstract: "Show or send this week's progress summary.",
-            discussion: """
-                The week is the 7 days up to now. --send posts it as a notification; with --if-due it posts only \
-                when the latest scheduled occurrence (summary.day, summary.hour) is due and was not sent by any \
-                process yet: the systemd timer's command, safe to run as often as you like.
-                Examples: w8 summary · w8 summary --json · w8 summary --send --if-due
-                """)
+        static let configuration = CommandConfiguration(.summary)
 
         @Flag(help: "Post the summary as a desktop notification.")
         var send = false
@@ -43,13 +35,7 @@ extension W8 {
     }
 
     struct Schedule: ShowingCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "schedule",
-            abstract: "List the next time of every enabled event.",
-            discussion: """
-                The hydration reminder is counted from the last drink logged ('w8 drink'). \
-                Example: w8 schedule --json
-                """)
+        static let configuration = CommandConfiguration(.schedule)
 
         @OptionGroup var output: OutputOptions
 
@@ -60,14 +46,7 @@ extension W8 {
     }
 
     struct Daemon: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "daemon",
-            abstract: "Run the scheduler in the foreground: weekly summary and reminders at their local times.",
-            discussion: """
-                Logs one line per event to stderr (the journal under systemd). Stops on SIGTERM or SIGINT. \
-                Changes to config.toml take effect at once; a summary missed while it was not running is sent \
-                once when it starts. Example: systemctl --user enable --now w8trackr.service
-                """)
+        static let configuration = CommandConfiguration(.daemon)
 
         func run() throws {
             try Runtime.runDaemon { line in FileHandle.standardError.write(Data("w8 daemon: \(line)\n".utf8)) }

@@ -8,24 +8,13 @@ extension SystemdUnit: ExpressibleByArgument {}
 extension W8 {
     struct Systemd: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "systemd",
-            abstract: "Install or remove the systemd user units that run the daemon and the weekly summary.",
-            discussion: "Example: w8 systemd install",
-            subcommands: [Install.self, Uninstall.self, Print.self])
+            .systemd, subcommands: [Install.self, Uninstall.self, Print.self])
     }
 }
 
 extension W8.Systemd {
     struct Install: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "install",
-            abstract: "Write the units for this w8 to $XDG_CONFIG_HOME/systemd/user, then enable and start them.",
-            discussion: """
-                Then runs 'systemctl --user daemon-reload' and '\(SystemdInstaller.enableCommand)'. Without a \
-                reachable user manager (containers, ssh) the files stay, enabled for the next graphical session if \
-                systemctl is there, and a warning says what to run later. \
-                Run it again after moving w8; it is safe to repeat. Example: w8 systemd install
-                """)
+        static let configuration = CommandConfiguration(.systemdInstall)
 
         @Flag(help: "Write the units and reload the user manager, but do not enable or start them.")
         var noEnable = false
@@ -37,10 +26,7 @@ extension W8.Systemd {
     }
 
     struct Uninstall: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "uninstall",
-            abstract: "Stop and disable the units, and remove the unit files that 'w8 systemd install' wrote.",
-            discussion: "Your data and config.toml stay. Example: w8 systemd uninstall")
+        static let configuration = CommandConfiguration(.systemdUninstall)
 
         func run() throws {
             try Runtime().systemdInstaller(executable: "").uninstall(report: say)
@@ -48,12 +34,7 @@ extension W8.Systemd {
     }
 
     struct Print: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "print",
-            abstract: "Print the units, with ExecStart= running this w8 or --executable.",
-            discussion: """
-                For packaging and checks. Example: w8 systemd print --executable /usr/bin/w8 w8trackr.service
-                """)
+        static let configuration = CommandConfiguration(.systemdPrint)
 
         @Option(help: ArgumentHelp("The absolute path of w8 for ExecStart=; by default, this w8.", valueName: "path"))
         var executable: String?

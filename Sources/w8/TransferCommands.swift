@@ -9,10 +9,7 @@ extension ImportFormatChoice: ExpressibleByArgument {}
 
 extension W8 {
     struct Export: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "export",
-            abstract: "Write every entry as CSV, or everything as a JSON backup.",
-            discussion: Exporter.help)
+        static let configuration = CommandConfiguration(.export)
 
         @Option(help: "csv or json (the full backup).")
         var format: ExportFormat = .csv
@@ -44,10 +41,7 @@ extension W8 {
     }
 
     struct Import: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "import",
-            abstract: "Read weigh-ins from a file: another app's export, a CSV, or a W8Trackr backup.",
-            discussion: Importer.help)
+        static let configuration = CommandConfiguration(.import)
 
         @Argument(help: "The file to read, or - for standard input.")
         var file: String

@@ -9,20 +9,12 @@ struct W8: ParsableCommand {
     static let version = "0.1.0"
 
     static let configuration = CommandConfiguration(
-        commandName: "w8",
-        abstract: "Track your weight and get desktop notifications at your goal's milestones.",
-        discussion: """
-            Data: $XDG_DATA_HOME/w8trackr/w8trackr.sqlite. Settings: $XDG_CONFIG_HOME/w8trackr/config.toml.
-            Exit codes: 0 success, 64 usage error, 65 bad data, 66 input file unreadable, \
-            69 notification server or systemd unavailable, 73 cannot create a file, 74 database error, 78 bad config file.
-            """,
-        version: version,
+        .w8, version: version,
         subcommands: [
             Add.self, Goal.self, Status.self, Log.self, Edit.self, Remove.self, Milestones.self, Config.self,
             Summary.self, Drink.self, Eat.self, Today.self, Intake.self, Widget.self, Chart.self, Export.self,
             Import.self, Schedule.self, Daemon.self, Systemd.self, Doctor.self, NotifyTest.self,
-        ]
-    )
+        ])
 
     /// Runs the command and turns every error into one line on stderr and a sysexits(3) code.
     static func main() {
@@ -52,6 +44,15 @@ struct W8: ParsableCommand {
         }
         FileHandle.standardError.write(Data((line + "\n").utf8))
         Foundation.exit(code)
+    }
+}
+
+extension CommandConfiguration {
+    /// A command named and described by `help`.
+    init(_ help: CommandHelp, version: String = "", subcommands: [any ParsableCommand.Type] = []) {
+        self.init(
+            commandName: help.name, abstract: help.abstract, discussion: help.discussion, version: version,
+            subcommands: subcommands)
     }
 }
 

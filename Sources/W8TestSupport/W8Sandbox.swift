@@ -101,6 +101,26 @@ public final class W8Sandbox: @unchecked Sendable {
             status: out.status, stdout: out.stdout, stderr: out.stderr, seconds: Date().timeIntervalSince(start))
     }
 
+    /// Runs `w8 arguments` on a fake wall clock: `clock` as `faketime -f` reads it ("@YYYY-MM-DD HH:MM:SS" starts
+    /// the clock there, a bare time stands still). libfaketime is preloaded through `env`, not the `faketime`
+    /// wrapper: the wrapper's semaphore in /dev/shm, left behind by a run that was killed, makes a later run that
+    /// gets the same pid fail with "sem_open: File exists".
+    @discardableResult
+    public func run(clock: String, _ arguments: [String], timeout: TimeInterval = 30) throws -> W8Run {
+        try W8Sandbox.running(
+            self, through: ["env", executable] + arguments, environment: try W8Sandbox.fakeClock(clock),
+            timeout: timeout)
+    }
+
+    /// The environment that preloads libfaketime with `FAKETIME=clock`.
+    public static func fakeClock(_ clock: String) throws -> [String: String] {
+        let candidates = ["x86_64", "aarch64"].map { "/usr/lib/\($0)-linux-gnu/faketime/libfaketimeMT.so.1" }
+        guard let library = candidates.first(where: { FileManager.default.fileExists(atPath: $0) }) else {
+            throw NotificationServerFixtureError.missingExecutable("libfaketimeMT.so.1", debianPackage: "faketime")
+        }
+        return ["LD_PRELOAD": library, "FAKETIME": clock]
+    }
+
     /// Runs and parses stdout as JSON, failing on a non-zero exit.
     public func json(_ arguments: String...) throws -> Any {
         let result = try run(arguments + ["--json"])
@@ -126,7 +146,7 @@ public final class W8Sandbox: @unchecked Sendable {
 }
 
 extension W8Sandbox {
-    /// Runs another program (`faketime … w8 …`) with the sandbox's environment.
+    /// Runs another program (such as `sqlite3`) with the sandbox's environment.
     /// `environment` is added to the sandbox's.
     public static func running(
         _ sandbox: W8Sandbox, through command: [String], environment: [String: String] = [:],
@@ -150,20 +170,9 @@ extension W8Sandbox {
 public final class DaemonProcess: @unchecked Sendable {
     let child: ChildProcess
 
-    static let libfaketime = [
-        "/usr/lib/x86_64-linux-gnu/faketime/libfaketimeMT.so.1",
-        "/usr/lib/aarch64-linux-gnu/faketime/libfaketimeMT.so.1",
-    ]
-
     /// Starts the daemon with the fake wall clock starting at `fakeStart` (`YYYY-MM-DD HH:MM:SS`, local time).
     public init(_ sandbox: W8Sandbox, fakeStart: String) throws {
-        guard let library = DaemonProcess.libfaketime.first(where: { FileManager.default.fileExists(atPath: $0) })
-        else {
-            throw NotificationServerFixtureError.missingExecutable("libfaketimeMT.so.1", debianPackage: "faketime")
-        }
-        var environment = sandbox.environment
-        environment["LD_PRELOAD"] = library
-        environment["FAKETIME"] = "@\(fakeStart)"
+        let environment = sandbox.environment.merging(try W8Sandbox.fakeClock("@\(fakeStart)")) { $1 }
         let timeout = try requireExecutable("timeout", debianPackage: "coreutils")
         child = try ChildProcess(
             name: "daemon-\(UUID().uuidString)", executable: timeout,

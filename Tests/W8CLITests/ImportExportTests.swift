@@ -311,12 +311,12 @@ import W8TestSupport
     @Test func withTrendAddsTheTrendWeight() throws {
         let w8 = try W8Sandbox()
         try w8.run("import", Self.fixture("trendweight-raw.csv"))
-        let clock = ["faketime", "-f", "2025-03-15 12:00:00", w8.executable]
-        let csv = try W8Sandbox.running(w8, through: clock + ["export", "--with-trend"]).stdout
+        let clock = "2025-03-15 12:00:00"
+        let csv = try w8.run(clock: clock, ["export", "--with-trend"]).stdout
         let lines = csv.split(separator: "\n")
         #expect(lines.first == "id,date,weight,unit,note,body_fat_percent,trend_weight,trend_unit")
         #expect(lines[1].hasSuffix(",194.2,lb"))  // the first trend is the first weight
-        let status = try object(try W8Sandbox.running(w8, through: clock + ["status", "--json"]).json())
+        let status = try object(try w8.run(clock: clock, ["status", "--json"]).json())
         let trend = try #require(status["trend_weight"] as? Double)
         #expect(lines.last?.hasSuffix(",\(trend),lb") == true, "\(csv) \(trend)")
     }
@@ -329,13 +329,13 @@ import W8TestSupport
     @Test func historyIsRecordedQuietlyAndTodayNotifiesOnce() throws {
         let (dunst, w8) = try W8Sandbox.onNewDunst()
         defer { dunst.stop() }
-        let clock = ["faketime", "-f", Self.now, w8.executable]
-        try W8Sandbox.running(w8, through: clock + ["add", "200", "--date", "2026-10-01T07:00"])
-        try W8Sandbox.running(w8, through: clock + ["goal", "160", "--date", "2026-10-01T12:00"])
+        let clock = Self.now
+        try w8.run(clock: clock, ["add", "200", "--date", "2026-10-01T07:00"])
+        try w8.run(clock: clock, ["goal", "160", "--date", "2026-10-01T12:00"])
         let history = w8.root.appendingPathComponent("history.csv").path
         try "date,weight\n2026-10-05,190\n2026-10-10,180\n2026-10-15,170\n".write(
             toFile: history, atomically: true, encoding: .utf8)
-        let quiet = try W8Sandbox.running(w8, through: clock + ["import", history, "--unit", "lb", "--json"])
+        let quiet = try w8.run(clock: clock, ["import", history, "--unit", "lb", "--json"])
         #expect(quiet.status == 0, "\(quiet.stderr)")
         #expect(quiet.stderr.isEmpty, "\(quiet.stderr)")
         let summary = try object(try quiet.json())
@@ -348,7 +348,7 @@ import W8TestSupport
         let today = w8.root.appendingPathComponent("today.csv").path
         try "date,weight\n2026-11-20T07:00,163\n2026-11-21T07:00,159\n".write(
             toFile: today, atomically: true, encoding: .utf8)
-        let loud = try W8Sandbox.running(w8, through: clock + ["import", today, "--unit", "lb", "--json"])
+        let loud = try w8.run(clock: clock, ["import", today, "--unit", "lb", "--json"])
         #expect(loud.status == 0, "\(loud.stderr)")
         #expect(try object(try loud.json())["notified"] as? String == "100")
         let shown = try dunst.history()

@@ -5,7 +5,7 @@ import W8TestSupport
 
 /// Runs the built `w8` with the wall clock starting at `start` (local time, libfaketime), so the day is fixed.
 func intakeRun(_ w8: W8Sandbox, at start: String, _ arguments: [String]) throws -> W8Run {
-    try W8Sandbox.running(w8, through: ["faketime", "-f", "@\(start)", w8.executable] + arguments)
+    try w8.run(clock: "@\(start)", arguments)
 }
 
 /// The contract of `w8 drink`, `w8 eat`, `w8 today` and `w8 intake` on the built binary, on a fixed day.

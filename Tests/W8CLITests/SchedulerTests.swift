@@ -6,7 +6,7 @@ import W8TestSupport
 /// The built `w8 daemon` and `w8 summary --send --if-due` under faketime, posting to a real dunst.
 @Suite(.serialized) struct CLISchedulerTests {
     func faketime(_ w8: W8Sandbox, at start: String, _ arguments: [String]) throws -> W8Run {
-        try W8Sandbox.running(w8, through: ["faketime", "-f", "@\(start)", w8.executable] + arguments)
+        try w8.run(clock: "@\(start)", arguments)
     }
 
     func seedWeek(_ w8: W8Sandbox) throws {

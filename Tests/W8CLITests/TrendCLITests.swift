@@ -9,7 +9,7 @@ import W8TestSupport
     static let now = "2026-11-21 12:00:00"
 
     func at(_ w8: W8Sandbox, _ arguments: String...) throws -> W8Run {
-        try W8Sandbox.running(w8, through: ["faketime", "-f", TrendCLITests.now, w8.executable] + arguments)
+        try w8.run(clock: TrendCLITests.now, arguments)
     }
 
     /// 15 daily weigh-ins at 07:00 losing 0.2 lb a day, the last on the morning of `now`, and a goal of 170.

@@ -17,8 +17,7 @@ import W8TestSupport
         }
         var outputs: [String: String] = [:]
         for format in WidgetTests.formats {
-            let run = try W8Sandbox.running(
-                w8, through: ["faketime", "-f", WidgetTests.now, w8.executable, "widget", "--format", format])
+            let run = try w8.run(clock: WidgetTests.now, ["widget", "--format", format])
             #expect(run.status == 0, "\(format): \(run.stderr)")
             #expect(run.stderr.isEmpty)
             outputs[format] = run.stdout

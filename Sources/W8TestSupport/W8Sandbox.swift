@@ -144,15 +144,19 @@ public final class DaemonProcess: @unchecked Sendable {
         "/usr/lib/aarch64-linux-gnu/faketime/libfaketimeMT.so.1",
     ]
 
-    /// Starts the daemon with the fake wall clock starting at `fakeStart` (`YYYY-MM-DD HH:MM:SS`, local time).
-    public init(_ sandbox: W8Sandbox, fakeStart: String) throws {
-        guard let library = DaemonProcess.libfaketime.first(where: { FileManager.default.fileExists(atPath: $0) })
-        else {
+    /// The environment that preloads libfaketime with the wall clock starting at `start` (`YYYY-MM-DD HH:MM:SS`).
+    /// Run the program under a go-between such as `timeout`: started straight with the preload, w8 lost its
+    /// arguments.
+    public static func fakeClock(_ start: String) throws -> [String: String] {
+        guard let library = libfaketime.first(where: { FileManager.default.fileExists(atPath: $0) }) else {
             throw NotificationServerFixtureError.missingExecutable("libfaketimeMT.so.1", debianPackage: "faketime")
         }
-        var environment = sandbox.environment
-        environment["LD_PRELOAD"] = library
-        environment["FAKETIME"] = "@\(fakeStart)"
+        return ["LD_PRELOAD": library, "FAKETIME": "@\(start)"]
+    }
+
+    /// Starts the daemon with the fake wall clock starting at `fakeStart` (`YYYY-MM-DD HH:MM:SS`, local time).
+    public init(_ sandbox: W8Sandbox, fakeStart: String) throws {
+        let environment = sandbox.environment.merging(try DaemonProcess.fakeClock(fakeStart)) { $1 }
         let timeout = try requireExecutable("timeout", debianPackage: "coreutils")
         child = try ChildProcess(
             name: "daemon-\(UUID().uuidString)", executable: timeout,

@@ -1,5 +1,6 @@
 import Foundation
 import W8Core
+import W8System
 
 #if canImport(Glibc)
     import Glibc
@@ -15,16 +16,34 @@ public struct ConfigFile: Sendable {
 
     public init(path: String) { self.path = path }
 
-    /// The file's text, or nil when there is no file yet.
+    /// The most a config file may hold; the documented one is well under 4 KiB.
+    public static let sizeLimit = 1 << 20
+
+    /// The file's text, or nil when there is no file yet. Read with a size cap: a symlink to `/dev/zero` or
+    /// megabytes of garbage is an error naming the line where the cap was reached, not a hang.
     func text() throws -> String? {
-        guard FileManager.default.fileExists(atPath: path) else { return nil }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw AppError.config(path: path, message: "cannot be read")
+        let contents: BoundedFileContents
+        do throws(SystemCallError) {
+            contents = try readFile(path, limit: ConfigFile.sizeLimit)
+        } catch {
+            throw AppError.config(path: path, message: "cannot be read: \(error.reason)")
         }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw AppError.config(path: path, message: "is not UTF-8 text")
+        switch contents {
+        case .missing: return nil
+        case .tooLarge(let prefix):
+            let line = prefix.reduce(1) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+            throw AppError.config(
+                path: path,
+                message: "line \(line): the file is larger than \(ConfigFile.sizeLimit >> 20) MiB; a config file is a "
+                    + "few lines (move it away and run 'w8 config' to see the settings)")
+        case .bytes(let data):
+            guard let text = String(validating: data, as: UTF8.self) else {
+                let valid = data.prefix { $0 < 0x80 }
+                let line = valid.reduce(1) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+                throw AppError.config(path: path, message: "line \(line): is not UTF-8 text")
+            }
+            return text
         }
-        return text
     }
 
     /// The settings; defaults when the file does not exist. A malformed file is an error naming file and line.

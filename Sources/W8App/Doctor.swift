@@ -1,5 +1,6 @@
 import Foundation
 import W8Core
+import W8Store
 
 /// The notification server as the session bus answers for it.
 public enum ServerStatus: Sendable, Equatable {
@@ -41,6 +42,8 @@ public struct Diagnosis: Sendable, Equatable {
     public var files: [FileReport]
     /// Why config.toml cannot be used; nil when it can.
     public var configProblem: String?
+    /// Why the database cannot be used (damaged, not a database); nil when it can or does not exist yet.
+    public var databaseProblem: String? = nil
     public var units: [UnitReport]
 }
 
@@ -52,6 +55,14 @@ public struct Doctor: Sendable {
     /// Asks the session bus for the notification server (the composition root's libnotify sink).
     public let checkServer: @Sendable () -> ServerStatus
     public let loadSettings: @Sendable () throws -> Settings
+    /// Checks the database file without writing to it (`AppDatabase.problem(at:)`).
+    public var checkDatabase: @Sendable (String) -> String? = { path in
+        switch AppDatabase.problem(at: path) {
+        case nil: nil
+        case .damaged(_, let detail): "the file is damaged (\(detail))"
+        case let problem?: problem.localizedDescription
+        }
+    }
     /// Directories searched for the units besides the user's own, as `systemd-analyze --user unit-paths` lists.
     public var systemUnitDirectories = ["/etc/systemd/user", "/usr/local/lib/systemd/user", "/usr/lib/systemd/user"]
 
@@ -76,8 +87,10 @@ public struct Doctor: Sendable {
         }
         var problem: String?
         do { _ = try loadSettings() } catch { problem = error.localizedDescription }
-        return Diagnosis(
+        var diagnosis = Diagnosis(
             sessionBus: sessionBus, server: checkServer(), files: files, configProblem: problem, units: units())
+        diagnosis.databaseProblem = checkDatabase(paths.database)
+        return diagnosis
     }
 
     /// Each enabled-by-install unit: the first directory that has it, and whether a `*.wants/` link enables it.
@@ -132,6 +145,7 @@ extension Presenter {
                             })
                     ),
                     ("config_valid", .bool(d.configProblem == nil)),
+                    ("database_problem", .string(d.databaseProblem)),
                     (
                         "systemd_units",
                         .array(
@@ -171,6 +185,15 @@ extension Presenter {
             var text = "\(name)\(file.path) (mode \(String(mode, radix: 8)))"
             if file.expected != nil, mode & 0o077 != 0 { text += " WARNING: readable by others" }
             lines.append(text)
+        }
+        if let problem = d.databaseProblem {
+            lines.append(label("Database check:") + "FAILED: \(problem)")
+            lines.append(indent + "w8 will not write to it. Save what is readable, move the file aside (keep it),")
+            lines.append(indent + "then restore: w8 export --format json --output ~/w8-salvage.json &&")
+            lines.append(
+                indent
+                    + "mv \(d.files.first { $0.role == "database" }?.path ?? "") ~/w8-damaged.sqlite && w8 import --format w8-json ~/w8-salvage.json"
+            )
         }
         if let problem = d.configProblem { lines.append(label("Config:") + "INVALID: \(problem)") }
         for unit in d.units {

@@ -91,11 +91,18 @@ public struct Runtime: Sendable {
         return (runtime, try runtime.settings())
     }
 
-    /// The exporter of the store, recording `version` in backups.
-    public func exporter(_ settings: Settings, version: String) throws -> Exporter {
-        Exporter(
-            database: try database(), settings: settings, dates: dates, calendar: calendar, now: now, w8Version: version
-        )
+    /// The exporter. A damaged database is read as far as SQLite can (`AppDatabase.salvaging(at:)`), and
+    /// `warn` says so: the export is then the way to save what is left.
+    public func exporter(_ settings: Settings, version: String, warn: (String) -> Void = { _ in }) throws -> Exporter {
+        let database: AppDatabase
+        do {
+            database = try self.database()
+        } catch StoreError.damaged(let path, let detail) {
+            database = try AppDatabase.salvaging(at: path)
+            warn("database \(path) is damaged (\(detail)); exporting what can still be read")
+        }
+        return Exporter(
+            database: database, settings: settings, dates: dates, calendar: calendar, now: now, w8Version: version)
     }
 
     /// `w8 notify-test`: posts the sample notification of `category`; a failure is exit 69 with its cause.

@@ -128,22 +128,65 @@ extension AppDatabase {
 
     /// Calls `body` with every entry, oldest first, reading them one at a time.
     public func forEachEntry(_ body: (WeightEntry) throws -> Void) throws {
+        if isSalvage {
+            for entry in try readableEntries() { try body(entry) }
+            return
+        }
         try readChecked { db in
             let cursor = try EntryRecord.order(EntryRecord.Columns.date, EntryRecord.Columns.id).fetchCursor(db)
             while let record = try cursor.next() { try body(record.entry) }
         }
     }
 
-    /// The goal, the milestone state and every achievement (oldest first), for a backup.
+    /// The entries SQLite can read from a damaged file, oldest first: read in id order from the table itself
+    /// (not through an index), and after a failure on from ids further on, the step doubling, up to the
+    /// largest id handed out.
+    func readableEntries() throws -> [WeightEntry] {
+        let end = try readChecked { db in
+            let last = (try? Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'entry'")) ?? nil
+            return max(last ?? 0, ((try? Int64.fetchOne(db, sql: "SELECT max(id) FROM entry")) ?? nil) ?? 0)
+        }
+        var found: [WeightEntry] = []
+        var after: Int64 = 0
+        var step: Int64 = 1
+        while after < end {
+            // A read of its own each time: SQLite ends the transaction in which it met the damage.
+            do {
+                try readChecked { db in
+                    let cursor = try EntryRecord.fetchCursor(
+                        db, sql: "SELECT * FROM entry WHERE id > ? ORDER BY id", arguments: [after])
+                    while let record = try cursor.next() {
+                        found.append(record.entry)
+                        after = record.id ?? after
+                        step = 1
+                    }
+                }
+                break
+            } catch {
+                after += step
+                step *= 2
+            }
+        }
+        return found.sorted { ($0.date, $0.id ?? 0) < ($1.date, $1.id ?? 0) }
+    }
+
+    /// The goal, the milestone state and every achievement (oldest first), for a backup. A salvage leaves out
+    /// the parts SQLite cannot read.
     public func journeyBackup() throws -> JourneyBackup {
         try readChecked { db in
-            JourneyBackup(
-                goal: try GoalRecord.fetchOne(db)?.goal,
-                milestonesAchieved: try MilestoneStateRecord.fetchAll(db).map(\.type).sorted(),
-                achievements: try AchievementRecord.order(
-                    AchievementRecord.Columns.dateAchieved, AchievementRecord.Columns.id
-                ).fetchAll(db).map(\.achievement),
-                intake: try IntakeRecord.fetchAll(db, sql: "SELECT * FROM intake_event ORDER BY date, id").map(\.event))
+            func part<T>(_ empty: T, _ read: () throws -> T) throws -> T {
+                do { return try read() } catch  where isSalvage { return empty }
+            }
+            return JourneyBackup(
+                goal: try part(nil) { try GoalRecord.fetchOne(db)?.goal },
+                milestonesAchieved: try part([]) { try MilestoneStateRecord.fetchAll(db).map(\.type).sorted() },
+                achievements: try part([]) {
+                    try AchievementRecord.order(AchievementRecord.Columns.dateAchieved, AchievementRecord.Columns.id)
+                        .fetchAll(db).map(\.achievement)
+                },
+                intake: try part([]) {
+                    try IntakeRecord.fetchAll(db, sql: "SELECT * FROM intake_event ORDER BY date, id").map(\.event)
+                })
         }
     }
 }

@@ -26,10 +26,11 @@ enum PrivateFiles {
             } catch {
                 guard error.errno == .exists else { throw error }
             }
-            // mkdir's mode is filtered by the umask, and an existing directory may be wider: set it exactly.
-            _ = try systemCall("chmod", path: path) { chmod(path, 0o700) }
+            // An existing directory may be wider: take the group's and others' bits away. Never add the owner's:
+            // a directory the person made read-only stays so, and the write fails with a message.
+            try narrow(path, to: 0o700)
         } catch {
-            throw StoreError.cannotCreate(path: path, reason: error.reason)
+            throw StoreError.cannotCreate(path: path, reason: error.reason + owner(of: path, after: error.errno))
         }
     }
 
@@ -38,8 +39,17 @@ enum PrivateFiles {
         let fd = try created("open", path) { open(path, O_CREAT | O_WRONLY | O_CLOEXEC, 0o600) }
         close(fd)
         for file in [path, path + "-wal", path + "-shm"] where FileManager.default.fileExists(atPath: file) {
-            _ = chmod(file, 0o600)
+            try? narrow(file, to: 0o600)
         }
+    }
+
+    /// Clears the permission bits of `path` that `mask` does not have; sets none.
+    static func narrow(_ path: String, to mask: mode_t) throws(SystemCallError) {
+        var info = stat()
+        _ = try systemCall("stat", path: path) { stat(path, &info) }
+        let mode = info.st_mode & 0o7777
+        guard mode & ~mask != 0 else { return }
+        _ = try systemCall("chmod", path: path) { chmod(path, mode & mask) }
     }
 
     /// Holds an exclusive `flock` on `path` while `body` runs, so that two processes never create or migrate
@@ -57,7 +67,22 @@ enum PrivateFiles {
         do throws(SystemCallError) {
             return try systemCall(name, path: path, call)
         } catch {
-            throw StoreError.cannotCreate(path: path, reason: error.reason)
+            throw StoreError.cannotCreate(path: path, reason: error.reason + owner(of: path, after: error.errno))
         }
+    }
+
+    /// ", and it belongs to root" when a permission error comes from a file or directory of another user.
+    static func owner(of path: String, after errno: Errno) -> String {
+        guard errno.rawValue == EACCES || errno.rawValue == EPERM else { return "" }
+        var candidate = path
+        var info = stat()
+        while !candidate.isEmpty, stat(candidate, &info) != 0 {
+            candidate = (candidate as NSString).deletingLastPathComponent
+        }
+        guard !candidate.isEmpty, info.st_uid != geteuid() else {
+            return candidate.isEmpty ? "" : " (\(candidate) has mode \(String(info.st_mode & 0o777, radix: 8)))"
+        }
+        let name = getpwuid(info.st_uid).map { String(cString: $0.pointee.pw_name) } ?? "uid \(info.st_uid)"
+        return "; \(candidate) belongs to \(name), not to the user running w8"
     }
 }

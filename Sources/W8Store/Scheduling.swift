@@ -3,9 +3,18 @@ import GRDB
 import W8Core
 
 extension AppDatabase {
-    /// Claims a scheduled occurrence for this process; true for exactly one claimant across all processes.
+    /// How long after its claim an occurrence that was neither sent nor given back is taken to belong to a run
+    /// that died between claiming and posting (`kill -9`, a crash, a power cut). Posting has a deadline of
+    /// seconds, so no living run holds a claim this long.
+    public static let abandonedClaim: TimeInterval = 120
+
+    /// Claims a scheduled occurrence for this process; true for exactly one claimant across all processes. An
+    /// abandoned claim (`abandonedClaim`) is taken over, so that a crash does not lose the occurrence.
     public func claim(_ key: String, at date: Date) throws -> Bool {
         try writeChecked { db in
+            try db.execute(
+                sql: "DELETE FROM schedule_claim WHERE occurrence = ? AND sent = 0 AND claimed_at < ?",
+                arguments: [key, date.addingTimeInterval(-AppDatabase.abandonedClaim)])
             try db.execute(
                 sql: "INSERT OR IGNORE INTO schedule_claim (occurrence, claimed_at, sent) VALUES (?, ?, 0)",
                 arguments: [key, date])

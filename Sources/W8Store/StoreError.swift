@@ -1,11 +1,17 @@
 import Foundation
+import GRDB
 import W8Core
+import W8System
 
 /// What can go wrong with the database, in words a person can act on.
 public enum StoreError: ReportableError, Equatable {
     case newerSchema(path: String)
     case cannotCreate(path: String, reason: String)
     case database(path: String, message: String)
+    /// SQLite found the file damaged or not a database at all; it is left as it is.
+    case damaged(path: String, detail: String)
+    /// The file system holding the database is full; nothing was written.
+    case diskFull(path: String)
     case entryNotFound(Int64)
     case intakeNotFound(Int64)
 
@@ -14,9 +20,13 @@ public enum StoreError: ReportableError, Equatable {
         case .newerSchema(let path):
             "database \(path) was written by a newer version of w8; upgrade w8 (the file was left untouched)"
         case .cannotCreate(let path, let reason):
-            "cannot create \(path): \(reason)"
+            "cannot write \(path): \(reason)"
         case .database(let path, let message):
             "database \(path): \(message)"
+        case .damaged(let path, let detail):
+            "database \(path) is damaged (\(detail)); it was left untouched: 'w8 doctor' says what to do"
+        case .diskFull(let path):
+            "cannot write the database \(path): the disk is full; free some space and try again (nothing was written)"
         case .entryNotFound(let id):
             "no entry with id \(id); 'w8 log' lists the ids"
         case .intakeNotFound(let id):
@@ -28,7 +38,24 @@ public enum StoreError: ReportableError, Equatable {
         switch self {
         case .entryNotFound, .intakeNotFound, .newerSchema: .dataError
         case .cannotCreate: .cannotCreate
-        case .database: .ioError
+        case .database, .damaged, .diskFull: .ioError
+        }
+    }
+}
+
+extension StoreError {
+    /// A GRDB error in words a person can act on: a damaged file and a full disk are named as such.
+    init(_ error: DatabaseError, path: String) {
+        let message = error.message ?? error.description
+        switch error.resultCode {
+        case .SQLITE_CORRUPT, .SQLITE_NOTADB: self = .damaged(path: path, detail: message)
+        case .SQLITE_FULL: self = .diskFull(path: path)
+        case .SQLITE_READONLY:
+            // SQLite writes beside the file too (its -wal and -shm files): name the directory's owner or mode.
+            let directory = (path as NSString).deletingLastPathComponent
+            let why = PrivateFiles.owner(of: directory, after: Errno(rawValue: EACCES))
+            self = .cannotCreate(path: path, reason: "it or its directory is read-only" + why)
+        default: self = .database(path: path, message: message)
         }
     }
 }

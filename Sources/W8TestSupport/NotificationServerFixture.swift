@@ -175,6 +175,18 @@ public final class HungNotificationServer {
         bus.stop()
     }
 
+    /// Waits until a client's call has reached the server, which holds it unanswered; returns the method.
+    public func waitForCall(timeout: TimeInterval = 10) throws -> String {
+        let line = try server.readLine(timeout: timeout)
+        return String(line.dropFirst("call ".count))
+    }
+
+    /// Kills the server while calls wait on it; the bus stays.
+    public func killServer() {
+        kill(server.process.processIdentifier, SIGKILL)
+        server.process.waitUntilExit()
+    }
+
     deinit { stop() }
 }
 
@@ -260,8 +272,10 @@ public final class DunstSession {
     public static let defaultTimeoutSeconds: Int64 = 600
 
     private let xvfb: ChildProcess
-    private let dunst: ChildProcess
+    private var dunst: ChildProcess
     private let dunstctl: String
+    /// Starts dunst on the bus and display, for `init` and `restartServer()`.
+    private let startDunst: () throws -> ChildProcess
 
     /// PATH, HOME, LANG, DISPLAY, `DBUS_SESSION_BUS_ADDRESS`, a private `XDG_RUNTIME_DIR` and private XDG data
     /// directories: run a client with exactly this environment.
@@ -310,9 +324,13 @@ public final class DunstSession {
             // gdk-pixbuf tells image formats apart with shared-mime-info's database (/usr/share/mime), as on any
             // desktop; without it dunst shows no image. dunst finds icons only through icon_path, set above.
             dunstEnvironment["XDG_DATA_DIRS", default: ""] += ":/usr/share"
-            dunst = try ChildProcess(
-                name: "dunst", executable: dunstPath, arguments: ["-config", config.path],
-                environment: dunstEnvironment, logDirectory: bus.directory.url)
+            let logDirectory = bus.directory.url
+            startDunst = {
+                try ChildProcess(
+                    name: "dunst-\(UUID().uuidString)", executable: dunstPath, arguments: ["-config", config.path],
+                    environment: dunstEnvironment, logDirectory: logDirectory)
+            }
+            dunst = try startDunst()
             started.append(dunst)
             try bus.waitForOwner("org.freedesktop.Notifications", timeout: 5, child: dunst)
         } catch {
@@ -375,6 +393,15 @@ public final class DunstSession {
             throw NotificationServerFixtureError.commandFailed(
                 "import -window root", status: output.status, stderr: output.stderr)
         }
+    }
+
+    /// Kills dunst (SIGKILL: it dies, it does not quit) and starts a new one on the same bus and display, as a
+    /// crashed notification server is restarted; returns once the new one owns the name.
+    public func restartServer() throws {
+        kill(dunst.process.processIdentifier, SIGKILL)
+        dunst.process.waitUntilExit()
+        dunst = try startDunst()
+        try bus.waitForOwner("org.freedesktop.Notifications", timeout: 5, child: dunst)
     }
 
     /// dunst's log so far, for failure messages.

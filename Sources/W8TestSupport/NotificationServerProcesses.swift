@@ -291,18 +291,9 @@ func runCommand(
 ) throws -> CommandOutput {
     let directory = try TemporaryDirectory(prefix: "w8-cmd")
     defer { directory.remove() }
-    let outURL = directory.url.appendingPathComponent("out")
-    let errURL = directory.url.appendingPathComponent("err")
-    _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-    _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
     let process = Process()
-    let command = user.command(executable, arguments, environment: environment)
-    process.executableURL = URL(fileURLWithPath: command.executable)
-    process.arguments = command.arguments
-    process.environment = command.environment
-    process.standardInput = FileHandle.nullDevice
-    process.standardOutput = try FileHandle(forWritingTo: outURL)
-    process.standardError = try FileHandle(forWritingTo: errURL)
+    let (outURL, errURL) = try prepare(
+        process, executable, arguments, environment: environment, user: user, outputIn: directory)
     let exited = DispatchSemaphore(value: 0)
     process.terminationHandler = { _ in exited.signal() }
     try launchWithEmptySignalMask(process)
@@ -316,6 +307,25 @@ func runCommand(
         status: process.terminationStatus,
         stdout: (try? String(contentsOf: outURL, encoding: .utf8)) ?? "",
         stderr: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "")
+}
+
+/// Sets `process` up to run `executable` as `user`, its stdout and stderr going to files `out` and `err` in
+/// `directory` (no pipe can fill up); returns them.
+func prepare(
+    _ process: Process, _ executable: String, _ arguments: [String], environment: [String: String],
+    user: SessionUser, outputIn directory: TemporaryDirectory
+) throws -> (out: URL, err: URL) {
+    let out = directory.url.appendingPathComponent("out")
+    let err = directory.url.appendingPathComponent("err")
+    for file in [out, err] { _ = FileManager.default.createFile(atPath: file.path, contents: nil) }
+    let command = user.command(executable, arguments, environment: environment)
+    process.executableURL = URL(fileURLWithPath: command.executable)
+    process.arguments = command.arguments
+    process.environment = command.environment
+    process.standardInput = FileHandle.nullDevice
+    process.standardOutput = try FileHandle(forWritingTo: out)
+    process.standardError = try FileHandle(forWritingTo: err)
+    return (out, err)
 }
 
 /// Starts `process` from a fresh thread whose signal mask is empty.

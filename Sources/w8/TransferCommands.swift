@@ -34,7 +34,7 @@ extension W8 {
         func run() throws {
             let (runtime, settings) = try Runtime.loaded()
             let out = try output.map { try TextOutput.replacing($0) } ?? TextOutput.standardOutput()
-            try runtime.exporter(settings, version: W8.version).export(
+            try runtime.exporter(settings, version: W8.version, warn: warn).export(
                 intake ? nil : format, withTrend: withTrend, to: out)
             if let output { note("wrote \(output)") }
         }

@@ -18,6 +18,35 @@ import W8TestSupport
         (["add", "180", "--note", String(repeating: "n", count: 501)], 65, "501"), (["add"], 64, "weight"),
         (["goal", "5"], 65, "'5'"), (["goal", "2000"], 65, "'2000'"), (["log", "--limit", "0"], 64, "'0'"),
         (["add", "80kg", "--unit", "lb"], 65, "'80kg'"), (["frobnicate"], 64, "frobnicate"),
+        (["add", "180", "--date", "0001-01-01"], 65, "'0001-01-01' is before 1900"),
+        (["goal", "150", "--date", "1800-01-01"], 65, "'1800-01-01' is before 1900"),
+        // Intake amounts and dates.
+        (["drink", "abc"], 65, "'abc'"), (["drink", "-5"], 65, "'-5'"), (["drink", "0"], 65, "'0'"),
+        (["drink", "99999"], 65, "'99999'"), (["drink", "abc", "--beverage"], 65, "'abc'"),
+        (["drink", "250", "--date", "1899-01-01"], 65, "'1899-01-01' is before 1900"),
+        (["drink", "250", "--date", "2999-01-01"], 65, "future"), (["eat", "dinner"], 65, "'dinner'"),
+        (["eat", "meal", "--calories", "10001"], 65, "'10001'"), (["eat", "meal", "--calories", "-5"], 65, "'-5'"),
+        (["eat", "snack", "--date", "1899-12-31"], 65, "'1899-12-31' is before 1900"),
+        // Config keys and values.
+        (["config", "unit", "stone"], 65, "'stone'"), (["config", "nosuch.key", "1"], 65, "'nosuch.key'"),
+        (["config", "summary.hour", "25"], 65, "'25'"),
+        (["config", "summary.hour", "99999999999999999999"], 65, "'99999999999999999999'"),
+        (["config", "summary.day", "funday"], 65, "'funday'"),
+        (["config", "reminders.weigh_in_time", "25:61"], 65, "'25:61'"),
+        (["config", "reminders.streak_days", "61"], 65, "'61'"),
+        (["config", "notifications.enabled", "maybe"], 65, "'maybe'"),
+        // Ids and the values of an edit.
+        (["edit", "999", "--weight", "180"], 65, "999"), (["edit", "abc", "--weight", "180"], 64, "'abc'"),
+        (["edit", "99999999999999999999999", "--note", "x"], 64, "'99999999999999999999999'"),
+        (["edit", "1", "--weight", "2000"], 65, "'2000'"), (["edit", "1", "--body-fat", "99"], 65, "'99'"),
+        (["rm", "999"], 65, "999"), (["rm", "abc"], 64, "'abc'"),
+        // Limits and import and export flags.
+        (["log", "--limit", "abc"], 64, "'abc'"), (["chart", "--days", "0"], 64, "not 0"),
+        (["import", "/nonexistent.csv"], 66, "'/nonexistent.csv'"),
+        (["import", "/nonexistent.csv", "--format", "nosuch"], 64, "'nosuch'"),
+        (["import", "/nonexistent.csv", "--unit", "stone"], 64, "'stone'"),
+        (["import", "/nonexistent.csv", "--format", "generic", "--date-format", "QQ/ZZ"], 64, "'QQ/ZZ'"),
+        (["export", "--format", "xml"], 64, "'xml'"),
     ]
 
     // Bad input: one line on stderr naming the value, a non-zero exit, nothing written.
@@ -25,6 +54,7 @@ import W8TestSupport
     func rejected(arguments: [String], status: Int32, fragment: String) throws {
         let w8 = try W8Sandbox()
         try w8.run("add", "180", "--date", "2026-11-01")
+        let before = try w8.sqlite(".dump")
         let result = try w8.run(arguments)
         #expect(result.status == status)
         #expect(result.stdout.isEmpty)
@@ -35,6 +65,8 @@ import W8TestSupport
         #expect(log.count == 1)
         #expect(log.first?["date"] as? String == "2026-11-01T00:00:00+01:00")  // `edit` changed nothing either
         #expect(try object(try w8.json("goal"))["goal_weight"] is NSNull)
+        #expect(try w8.sqlite(".dump") == before)
+        #expect(!FileManager.default.fileExists(atPath: w8.configPath))
     }
 
     @Test func malformedConfigNamesTheFileAndLine() throws {
@@ -53,14 +85,7 @@ import W8TestSupport
     @Test func newerDatabaseIsRefusedAndLeftAlone() throws {
         let w8 = try W8Sandbox()
         try w8.run("add", "180")
-        let sqlite = Process()
-        sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        sqlite.arguments = [
-            w8.databasePath, "INSERT INTO grdb_migrations VALUES ('v99'); PRAGMA wal_checkpoint(TRUNCATE);",
-        ]
-        sqlite.standardOutput = FileHandle.nullDevice
-        try launch(sqlite)
-        sqlite.waitUntilExit()
+        _ = try w8.sqlite("INSERT INTO grdb_migrations VALUES ('v99'); PRAGMA wal_checkpoint(TRUNCATE);")
         let before = try Data(contentsOf: URL(fileURLWithPath: w8.databasePath))
         let result = try w8.run("add", "179")
         #expect(result.status == 65)

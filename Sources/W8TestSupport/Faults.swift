@@ -1,0 +1,164 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// SplitMix64: random numbers from a seed that the test prints, so that a failing run can be repeated.
+public struct SeededRandom: RandomNumberGenerator, Sendable {
+    public let seed: UInt64
+    private var state: UInt64
+
+    public init(seed: UInt64) {
+        self.seed = seed
+        state = seed
+    }
+
+    /// The seed in `$W8_SEED`, or one from the clock; printed either way.
+    public static func fromEnvironment(_ test: String) -> SeededRandom {
+        let given = ProcessInfo.processInfo.environment["W8_SEED"].flatMap { UInt64($0) }
+        let seed = given ?? UInt64(Date().timeIntervalSince1970 * 1000)
+        print("\(test): seed \(seed) (repeat with W8_SEED=\(seed))")
+        return SeededRandom(seed: seed)
+    }
+
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// How long the fault tests run: the figures for `make test`, or with `W8_SOAK=1` (`make soak`) the long ones.
+public enum FaultBudget {
+    public static var isSoak: Bool { ProcessInfo.processInfo.environment["W8_SOAK"] == "1" }
+
+    public static func pick(test: Int, soak: Int) -> Int { isSoak ? soak : test }
+
+    /// One line of figures for `make soak` to report.
+    public static func report(_ line: String) { print("soak figures: \(line)") }
+}
+
+/// Whether the tests run as root, which mounting a tmpfs and owning files for another user need.
+public let runningAsRoot = getuid() == 0
+
+/// Whether `scripts/install-deps` made the unprivileged user the permission tests run as.
+public let unprivilegedUserExists = getpwnam(SessionUser.unprivilegedName) != nil
+
+/// SIGKILL to `pid` and every process under it (`env` or `runuser` runs `w8` as its child).
+public func killTree(_ pid: pid_t) {
+    for child in childPIDs(of: pid) { killTree(child) }
+    kill(pid, SIGKILL)
+}
+
+/// `w8` started in the background with its output kept, for tests that kill it or race it.
+public final class BackgroundRun: @unchecked Sendable {
+    public let process = Process()
+    private let directory: TemporaryDirectory
+    private let started = Date()
+
+    init(executable: String, arguments: [String], environment: [String: String], user: SessionUser) throws {
+        directory = try TemporaryDirectory(prefix: "w8-bg")
+        _ = try prepare(process, executable, arguments, environment: environment, user: user, outputIn: directory)
+        try launchWithEmptySignalMask(process)
+    }
+
+    /// SIGKILL to its process group (Foundation starts each child as the leader of one), which holds every
+    /// process it started, even one `faketime` forked a moment ago, and to whatever is still under it.
+    public func kill() {
+        Glibc.kill(-process.processIdentifier, SIGKILL)
+        killTree(process.processIdentifier)
+    }
+
+    /// Waits for the exit and returns what it printed; a killed run has status 9 and `killed` set.
+    public func wait() -> W8Run {
+        process.waitUntilExit()
+        func read(_ name: String) -> String {
+            (try? String(contentsOf: directory.url.appendingPathComponent(name), encoding: .utf8)) ?? ""
+        }
+        return W8Run(
+            status: process.terminationStatus, stdout: read("out"), stderr: read("err"),
+            seconds: Date().timeIntervalSince(started))
+    }
+
+    /// Whether it ended by a signal (the kill) rather than by exiting.
+    public var wasKilled: Bool { process.terminationReason == .uncaughtSignal }
+}
+
+extension W8Sandbox {
+    /// Starts `w8 arguments` (or `through + [w8] + arguments`, such as `faketime -f …`) without waiting.
+    public func background(_ arguments: [String], through: [String] = [], environment extra: [String: String] = [:])
+        throws -> BackgroundRun
+    {
+        let command = through.isEmpty ? [executable] + arguments : through + [executable] + arguments
+        let program =
+            command[0].hasPrefix("/") ? command[0] : try requireExecutable(command[0], debianPackage: command[0])
+        return try BackgroundRun(
+            executable: program, arguments: Array(command.dropFirst()),
+            environment: environment.merging(extra) { $1 }, user: user)
+    }
+
+    /// What `sqlite3` prints for `sql` on the database: checks from outside w8.
+    public func sqlite(_ sql: String) throws -> String {
+        let sqlite3 = try requireExecutable("sqlite3", debianPackage: "sqlite3")
+        let output = try runCommand(sqlite3, [databasePath, sql], environment: baseChildEnvironment())
+        guard output.status == 0 else {
+            throw NotificationServerFixtureError.commandFailed(
+                "sqlite3 \(sql)", status: output.status, stderr: output.stderr)
+        }
+        return output.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// The database's bytes and those of its WAL, to show that a command wrote nothing.
+    public func databaseBytes() -> [Data?] {
+        [databasePath, databasePath + "-wal"].map { FileManager.default.contents(atPath: $0) }
+    }
+
+    /// The number of weight entries, through `w8 log --json`.
+    public func entryCount() throws -> Int {
+        try (try json("log") as? [[String: Any]] ?? []).count
+    }
+}
+
+/// A tmpfs of `size` bytes mounted on `directory` (root only), unmounted by `unmount()` or deinit.
+public final class TmpfsMount {
+    public let directory: URL
+
+    public init(at directory: URL, size: Int) throws {
+        self.directory = directory
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let mount = try requireExecutable("mount", debianPackage: "mount")
+        let output = try runCommand(
+            mount, ["-t", "tmpfs", "-o", "size=\(size),mode=0700", "w8-test-tmpfs", directory.path],
+            environment: baseChildEnvironment())
+        guard output.status == 0 else {
+            throw NotificationServerFixtureError.commandFailed(
+                "mount -t tmpfs", status: output.status, stderr: output.stderr)
+        }
+    }
+
+    /// Writes one file until the file system is full; returns it, to remove when space is to be freed.
+    public func fill() throws -> URL {
+        let url = directory.appendingPathComponent("filler")
+        let fd = open(url.path, O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            throw NotificationServerFixtureError.commandFailed("open \(url.path)", status: errno, stderr: "")
+        }
+        defer { close(fd) }
+        for size in [65536, 4096, 512, 1] {
+            let chunk = [UInt8](repeating: 0x55, count: size)
+            while chunk.withUnsafeBytes({ write(fd, $0.baseAddress, size) }) == size {}
+        }
+        fsync(fd)
+        return url
+    }
+
+    public func unmount() {
+        guard let umount = try? requireExecutable("umount", debianPackage: "mount") else { return }
+        _ = try? runCommand(umount, ["-l", directory.path], environment: baseChildEnvironment())
+    }
+
+    deinit { unmount() }
+}

@@ -96,7 +96,7 @@ public struct Runtime: Sendable {
     public func exporter(_ settings: Settings, version: String, warn: (String) -> Void = { _ in }) throws -> Exporter {
         let database: AppDatabase
         do {
-            database = try self.database()
+            database = try AppDatabase.open(at: paths.database, verify: true)
         } catch StoreError.damaged(let path, let detail) {
             database = try AppDatabase.salvaging(at: path)
             warn("database \(path) is damaged (\(detail)); exporting what can still be read")

@@ -144,8 +144,10 @@ public final class DaemonProcess: @unchecked Sendable {
         "/usr/lib/aarch64-linux-gnu/faketime/libfaketimeMT.so.1",
     ]
 
-    /// Starts the daemon with the fake wall clock starting at `fakeStart` (`YYYY-MM-DD HH:MM:SS`, local time).
-    public init(_ sandbox: W8Sandbox, fakeStart: String) throws {
+    /// Starts the daemon with the fake wall clock starting at `fakeStart` (`YYYY-MM-DD HH:MM:SS`, local time;
+    /// libfaketime's ` xN` after it runs the clock N times faster, timers included). `wrapper` runs first and execs
+    /// the rest, such as `unshare -m` for a private mount namespace.
+    public init(_ sandbox: W8Sandbox, fakeStart: String, wrapper: [String] = []) throws {
         guard let library = DaemonProcess.libfaketime.first(where: { FileManager.default.fileExists(atPath: $0) })
         else {
             throw NotificationServerFixtureError.missingExecutable("libfaketimeMT.so.1", debianPackage: "faketime")
@@ -153,14 +155,19 @@ public final class DaemonProcess: @unchecked Sendable {
         var environment = sandbox.environment
         environment["LD_PRELOAD"] = library
         environment["FAKETIME"] = "@\(fakeStart)"
+        // Monotonic clocks stay real: libnotify's deadline is in real seconds even when the wall clock runs faster.
+        environment["FAKETIME_DONT_FAKE_MONOTONIC"] = "1"
         let timeout = try requireExecutable("timeout", debianPackage: "coreutils")
+        let command = wrapper + [timeout, "--preserve-status", "300", sandbox.executable, "daemon"]
         child = try ChildProcess(
-            name: "daemon-\(UUID().uuidString)", executable: timeout,
-            arguments: ["--preserve-status", "300", sandbox.executable, "daemon"],
+            name: "daemon-\(UUID().uuidString)", executable: command[0], arguments: Array(command.dropFirst()),
             environment: environment, logDirectory: sandbox.root)
     }
 
     public var log: String { child.log }
+
+    /// The process id of the wrapper or of `timeout`, which share the daemon's namespaces (for `nsenter -t`).
+    public var processIdentifier: Int32 { child.process.processIdentifier }
 
     /// Waits until the log contains `text`, at most `timeout` seconds.
     public func waitForLog(_ text: String, timeout: TimeInterval) throws {

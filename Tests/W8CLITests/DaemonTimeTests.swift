@@ -7,19 +7,20 @@ import W8TestSupport
 #endif
 
 /// One occurrence the daemon must send once, and the UTC window its claim must fall in: from the documented
-/// instant to one hour after it (a repeated hour's second pass, or a naive reading of a skipped time, is later).
+/// instant to 20 minutes after it (a repeated hour's second pass, an hour later, or 02:30 read as 03:30 on the
+/// spring-forward day, 30 minutes after 03:00, fall outside). At 720 times faster, 20 minutes are 1.7 real seconds.
 struct ExpectedFire: Sendable {
     var key: String
     /// `YYYY-MM-DD HH:MM:SS` in UTC, as the store writes `claimed_at`.
     var utc: String
 
-    /// The end of the window, one hour after `utc`.
+    /// The end of the window, 20 minutes after `utc`.
     var utcLimit: String {
         let parser = DateFormatter()
         parser.locale = Locale(identifier: "en_US_POSIX")
         parser.timeZone = TimeZone(identifier: "UTC")
         parser.dateFormat = "yyyy-MM-dd HH:mm:ss"
-        return parser.string(from: parser.date(from: utc)!.addingTimeInterval(3600))
+        return parser.string(from: parser.date(from: utc)!.addingTimeInterval(20 * 60))
     }
 }
 

@@ -144,7 +144,7 @@ SANITIZER_REPORTS = $(CURDIR)/.build-sanitizer-reports
 SANITIZER_ENV = W8_TEST_TIME_SCALE=4 ASAN_OPTIONS=detect_leaks=0:log_path=$(SANITIZER_REPORTS)/asan \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:log_path=$(SANITIZER_REPORTS)/ubsan \
 	TSAN_OPTIONS=halt_on_error=1:log_path=$(SANITIZER_REPORTS)/tsan
-ASAN := --sanitize=address --sanitize=undefined --scratch-path .build-asan
+ASAN := --sanitize=address -Xcc -fsanitize=undefined --scratch-path .build-asan
 TSAN := --sanitize=thread --scratch-path .build-tsan
 # The threads: the scheduler and its waiter, libnotify's thread, and the daemon run by the CLI tests.
 TSAN_TESTS := W8SchedulerTests|W8LibnotifyTests|CLISchedulerTests|CLIReminderTests

@@ -128,6 +128,7 @@ lint:
 # libFuzzer targets (Fuzz/, a package of its own so that the normal build never sees them), built in release mode
 # with AddressSanitizer: each runs FUZZ_SECONDS from the seeds in Fuzz/corpus and reports runs, executions per
 # second and coverage. What a run finds is kept in .build-fuzz (corpus, crashes, logs); a crash fails the target.
+# Release only: a debug build links libFuzzer's own main() next to the targets' and fails.
 FUZZ_SECONDS ?= 120
 fuzz-build:
 	cd Fuzz && $(SWIFT) build -c release -Xswiftc -sanitize=fuzzer,address

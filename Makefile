@@ -34,7 +34,8 @@ INSTALLED := $(BINDIR)/w8 $(addprefix $(USERUNITDIR)/,$(UNITS)) $(DATADIR)/appli
 # The one place the version lives is Sources/w8/W8.swift (`w8 --version`); the packaging recipes are checked against it.
 VERSION := $(shell sed -n 's/^ *static let version = "\(.*\)"$$/\1/p' Sources/w8/W8.swift)
 
-.PHONY: all deps build run test soak bench clean release install install-files uninstall dist deb rpm packaging-test format lint
+.PHONY: all deps build run test soak bench clean release install install-files uninstall dist deb rpm packaging-test format \
+	lint fuzz fuzz-smoke fuzz-build test-sanitize test-tsan
 
 all: build
 
@@ -130,12 +131,64 @@ bench: deps
 	./bench/all.sh $(PKG_BIN)
 
 # The toolchain's swift-format, with the rules in .swift-format.
-FORMAT_PATHS := Sources Tests Package.swift
+FORMAT_PATHS := Sources Tests Package.swift Fuzz/Package.swift Fuzz/Sources
 format:
 	$(SWIFT) format --in-place --recursive --parallel $(FORMAT_PATHS)
 
 lint:
 	$(SWIFT) format lint --strict --recursive --parallel $(FORMAT_PATHS)
 
+# libFuzzer targets (Fuzz/, a package of its own so that the normal build never sees them), built in release mode
+# with AddressSanitizer: each runs FUZZ_SECONDS from the seeds in Fuzz/corpus and reports runs, executions per
+# second and coverage. What a run finds is kept in .build-fuzz (corpus, crashes, logs); a crash fails the target.
+# Release only: a debug build links libFuzzer's own main() next to the targets' and fails.
+FUZZ_SECONDS ?= 120
+fuzz-build:
+	cd Fuzz && $(SWIFT) build -c release -Xswiftc -sanitize=fuzzer,address
+fuzz: fuzz-build
+	FUZZ_SECONDS=$(FUZZ_SECONDS) ./scripts/fuzz Fuzz/.build/release
+# CI's smoke run: 20 seconds per target.
+fuzz-smoke: fuzz-build
+	FUZZ_SECONDS=20 ./scripts/fuzz Fuzz/.build/release
+
+# The sanitizers, each in a scratch path of its own (a full build each). Children (w8, the probe) write their
+# reports to SANITIZER_REPORTS, which must stay empty; W8_TEST_TIME_SCALE widens the tests' timing bounds for
+# instrumented binaries.
+SANITIZER_REPORTS = $(CURDIR)/.build-sanitizer-reports
+SANITIZER_ENV = W8_TEST_TIME_SCALE=4 \
+	ASAN_OPTIONS=detect_leaks=0:suppressions=$(CURDIR)/Tests/Support/asan.supp:log_path=$(SANITIZER_REPORTS)/asan \
+	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:log_path=$(SANITIZER_REPORTS)/ubsan \
+	TSAN_OPTIONS=halt_on_error=1:log_path=$(SANITIZER_REPORTS)/tsan
+ASAN := --sanitize=address -Xcc -fsanitize=undefined --scratch-path .build-asan
+TSAN := --sanitize=thread --scratch-path .build-tsan
+# The threads: the scheduler loop and its waiter, and the libnotify sink's thread (in-process and in the probe). The
+# CLI daemon tests run w8 under libfaketime, whose preload deadlocks an ASan-built w8 (FAKETIME_TESTS); left out.
+TSAN_TESTS := W8SchedulerTests|W8LibnotifyTests
+CHECK_REPORTS = @if ls $(SANITIZER_REPORTS)/* >/dev/null 2>&1; then cat $(SANITIZER_REPORTS)/*; exit 1; fi
+
+# The tests that run the built w8 under libfaketime: its preload deadlocks an ASan-instrumented w8 as it starts
+# (dlsym in libfaketime's first call allocates inside ASan's allocator lock), so test-sanitize leaves them to make
+# test.
+FAKETIME_TESTS := CLISchedulerTests|CLIReminderTests|CLIDaemonTimeTests|ReminderButtonTests|TrendCLITests|WidgetTests
+FAKETIME_TESTS := $(FAKETIME_TESTS)|IntakeCLITests|IntakeDunstTests|historyIsRecordedQuietlyAndTodayNotifiesOnce
+FAKETIME_TESTS := $(FAKETIME_TESTS)|withTrendAddsTheTrendWeight
+
+# AddressSanitizer and UndefinedBehaviorSanitizer on the whole suite but FAKETIME_TESTS (make test's two runs; not
+# the packaging).
+test-sanitize:
+	rm -rf $(SANITIZER_REPORTS) && mkdir -p $(SANITIZER_REPORTS)
+	$(SWIFT) build --build-tests $(ASAN)
+	$(SANITIZER_ENV) $(SWIFT) test --skip-build $(ASAN) --filter W8SchedulerTests
+	$(SANITIZER_ENV) $(SWIFT) test --skip-build $(ASAN) --skip 'W8SchedulerTests|$(FAKETIME_TESTS)'
+	$(CHECK_REPORTS)
+
+# ThreadSanitizer on the tests that run threads.
+test-tsan:
+	rm -rf $(SANITIZER_REPORTS) && mkdir -p $(SANITIZER_REPORTS)
+	$(SWIFT) build --build-tests $(TSAN)
+	$(SANITIZER_ENV) $(SWIFT) test --skip-build $(TSAN) --filter '$(TSAN_TESTS)'
+	$(CHECK_REPORTS)
+
 clean:
-	rm -rf .build $(PKG_SCRATCH) .build-rpm artifacts
+	rm -rf .build $(PKG_SCRATCH) .build-rpm artifacts .build-asan .build-tsan .build-fuzz Fuzz/.build \
+		$(SANITIZER_REPORTS)

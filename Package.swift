@@ -7,6 +7,8 @@ let package = Package(
     products: [
         .executable(name: "w8", targets: ["w8"]),
         .library(name: "W8Core", targets: ["W8Core"]),
+        // For the fuzz targets in Fuzz/, a package of their own: they read backups through W8App.
+        .library(name: "W8App", targets: ["W8App"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),

@@ -66,8 +66,14 @@ public final class Scheduler: Sendable {
         var since = clock()
         // Reminders put off by "In 15 minutes", by when to post them again.
         var snoozed: [EventKind: Date] = [:]
+        var zone = calendar().timeZone
         while true {
-            let runner = makeRunner(settings, calendar())
+            let calendar = calendar()
+            if calendar.timeZone != zone {
+                zone = calendar.timeZone
+                log("time zone \(zone.identifier); \(describeNext(settings))")
+            }
+            let runner = makeRunner(settings, calendar)
             handlePresses(runner, snoozed: &snoozed)
             let next = [upcoming(runner, after: clock()).first?.date, snoozed.values.min()].compactMap { $0 }.min()
             switch waiter.wait(until: next) {

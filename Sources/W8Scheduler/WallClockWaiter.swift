@@ -17,7 +17,8 @@ public enum WaiterWake: Equatable, Sendable {
     /// Someone set `CLOCK_REALTIME` while the timer was armed (`read()` on the timerfd failed with
     /// ECANCELED). A date computed before may now be wrong; compute it again.
     case clockChanged
-    /// A watched file was written, replaced, created, deleted, or had its attributes changed.
+    /// A watched file was written, replaced, created, deleted, or had its attributes changed; or the mount table
+    /// changed, which can put another file at a watched path (a bind mount over `/etc/localtime`).
     case fileChanged
     /// ``WallClockWaiter/stop()`` was called.
     case stopped
@@ -31,8 +32,9 @@ public enum WaiterWake: Equatable, Sendable {
 /// change the plan: the clock was set, a watched file changed, a stop was requested, a signal arrived.
 ///
 /// One thread waits; any thread may call ``stop()``. Concurrent calls to ``wait(until:)`` take turns.
-/// Underneath are a `timerfd` on `CLOCK_REALTIME`, an `inotify` instance, an `eventfd` and a `signalfd`,
-/// all read by one `poll()` without a timeout.
+/// Underneath are a `timerfd` on `CLOCK_REALTIME`, an `inotify` instance, an `eventfd`, a `signalfd` and
+/// `/proc/self/mountinfo` (which `poll()` reports with `POLLPRI` when the mount table changes), all read by one
+/// `poll()` without a timeout.
 public final class WallClockWaiter: Waiting {
     public typealias Wake = WaiterWake
 
@@ -43,6 +45,9 @@ public final class WallClockWaiter: Waiting {
     private let signalFD: Int32
     /// -1 when no files are watched.
     private let inotifyFD: Int32
+    /// `/proc/self/mountinfo`, polled for `POLLPRI`: inotify does not see a mount over a watched path. -1 when no
+    /// files are watched, or without `/proc`.
+    private let mountsFD: Int32
     private let watches: Mutex<DirectoryWatches>
 
     /// Blocks `signals` in the calling thread with `pthread_sigmask(SIG_BLOCK)`, so that they stay pending for
@@ -95,16 +100,20 @@ public final class WallClockWaiter: Waiting {
         var directoryWatches = DirectoryWatches(files: paths.compactMap(WatchedFile.init(path:)))
         if directoryWatches.files.isEmpty {
             inotifyFD = -1
+            mountsFD = -1
         } else {
             inotifyFD = try open("inotify_init1", cw8_inotify_create())
             if let error = directoryWatches.rearm(inotify: inotifyFD).error { throw error }
+            let mounts = Glibc.open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC)
+            mountsFD = mounts
+            if mounts >= 0 { opened.append(mounts) }
         }
         watches = Mutex(directoryWatches)
         complete = true
     }
 
     deinit {
-        for fd in [timerFD, stopFD, wakeFD, signalFD, inotifyFD] where fd >= 0 {
+        for fd in [timerFD, stopFD, wakeFD, signalFD, inotifyFD, mountsFD] where fd >= 0 {
             _ = close(fd)
         }
     }
@@ -122,6 +131,7 @@ public final class WallClockWaiter: Waiting {
     /// When several things are ready, the first in this order is returned and the others stay pending for the
     /// next wait: ``Wake/stopped``, ``Wake/signal(_:)``, ``Wake/deadline`` or ``Wake/clockChanged``,
     /// ``Wake/fileChanged``. A deadline therefore is never lost to a file change that came at the same time.
+    /// After a change of the mount table, every directory is watched again by its path.
     public func wait(until date: Date?) -> Wake {
         watches.withLock { watches in
             // A clock set after the last wait returned, while its timer was still armed, makes this read fail
@@ -145,6 +155,8 @@ public final class WallClockWaiter: Waiting {
                 var fds = [stopFD, signalFD, timerFD, inotifyFD, wakeFD].map {
                     pollfd(fd: $0, events: Int16(POLLIN), revents: 0)
                 }
+                // mountinfo is always readable; a changed mount table shows as POLLPRI (and POLLERR), once.
+                fds.append(pollfd(fd: mountsFD, events: Int16(POLLPRI), revents: 0))
                 let ready = poll(&fds, nfds_t(fds.count), timeout)
                 if ready < 0 {
                     let code = errno
@@ -166,6 +178,10 @@ public final class WallClockWaiter: Waiting {
                     if errno == ECANCELED { return .clockChanged }
                 }
                 if fds[3].revents != 0, watches.readEvents(inotify: inotifyFD) { return .fileChanged }
+                if fds[5].revents & Int16(POLLPRI | POLLERR) != 0 {
+                    watches.rewatchAll(inotify: inotifyFD)
+                    return .fileChanged
+                }
                 if fds[4].revents != 0 {
                     var count: UInt64 = 0
                     _ = read(wakeFD, &count, MemoryLayout<UInt64>.size)
@@ -313,6 +329,14 @@ struct DirectoryWatches {
             if !descriptors.values.contains(wd) { _ = cw8_inotify_unwatch(inotify, wd) }
         }
         return (appeared, firstError)
+    }
+
+    /// Drops every watch and watches each directory again by its path, which a mount may now lead elsewhere.
+    mutating func rewatchAll(inotify: Int32) {
+        for wd in Set(descriptors.values) { _ = cw8_inotify_unwatch(inotify, wd) }
+        descriptors = [:]
+        for index in files.indices { files[index].watchedDepth = -1 }
+        _ = rearm(inotify: inotify)
     }
 
     /// Reads every queued event (`read()` on the inotify descriptor) and follows directories that appear or go.

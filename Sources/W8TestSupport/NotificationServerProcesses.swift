@@ -169,8 +169,14 @@ func baseChildEnvironment() -> [String: String] {
     let parent = ProcessInfo.processInfo.environment
     var environment = ["PATH": parent["PATH"] ?? "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8"]
     environment["HOME"] = parent["HOME"]
+    // Under `make test-sanitize` and `make test-tsan`, the instrumented children report where the run looks.
+    for name in ["ASAN_OPTIONS", "UBSAN_OPTIONS", "TSAN_OPTIONS"] { environment[name] = parent[name] }
     return environment
 }
+
+/// How much longer than usual a timed expectation may take: `W8_TEST_TIME_SCALE`, set by the sanitizer runs whose
+/// instrumented binaries start and run several times slower; 1 otherwise.
+public let testTimeScale = ProcessInfo.processInfo.environment["W8_TEST_TIME_SCALE"].flatMap(Double.init) ?? 1
 
 /// A long-running child (Xvfb, dbus-daemon, dunst) whose stderr goes to a log file and stdout to a pipe.
 final class ChildProcess {

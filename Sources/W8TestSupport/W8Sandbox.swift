@@ -170,17 +170,24 @@ extension W8Sandbox {
 public final class DaemonProcess: @unchecked Sendable {
     let child: ChildProcess
 
-    /// Starts the daemon with the fake wall clock starting at `fakeStart` (`YYYY-MM-DD HH:MM:SS`, local time).
-    public init(_ sandbox: W8Sandbox, fakeStart: String) throws {
-        let environment = sandbox.environment.merging(try W8Sandbox.fakeClock("@\(fakeStart)")) { $1 }
+    /// Starts the daemon with the fake wall clock starting at `fakeStart` (`YYYY-MM-DD HH:MM:SS`, local time;
+    /// libfaketime's ` xN` after it runs the clock N times faster, timers included). `wrapper` runs first and execs
+    /// the rest, such as `unshare -m` for a private mount namespace.
+    public init(_ sandbox: W8Sandbox, fakeStart: String, wrapper: [String] = []) throws {
+        var environment = sandbox.environment.merging(try W8Sandbox.fakeClock("@\(fakeStart)")) { $1 }
+        // Monotonic clocks stay real: libnotify's deadline is in real seconds even when the wall clock runs faster.
+        environment["FAKETIME_DONT_FAKE_MONOTONIC"] = "1"
         let timeout = try requireExecutable("timeout", debianPackage: "coreutils")
+        let command = wrapper + [timeout, "--preserve-status", "300", sandbox.executable, "daemon"]
         child = try ChildProcess(
-            name: "daemon-\(UUID().uuidString)", executable: timeout,
-            arguments: ["--preserve-status", "300", sandbox.executable, "daemon"],
+            name: "daemon-\(UUID().uuidString)", executable: command[0], arguments: Array(command.dropFirst()),
             environment: environment, logDirectory: sandbox.root)
     }
 
     public var log: String { child.log }
+
+    /// The process id of the wrapper or of `timeout`, which share the daemon's namespaces (for `nsenter -t`).
+    public var processIdentifier: Int32 { child.process.processIdentifier }
 
     /// Waits until the log contains `text`, at most `timeout` seconds.
     public func waitForLog(_ text: String, timeout: TimeInterval) throws {

@@ -90,7 +90,7 @@ import W8TestSupport
             "\(report.stdout)")
 
         let seconds = Date().timeIntervalSince(start)
-        #expect(seconds < 15, "\(kind) took \(seconds) s")
+        #expect(seconds < 15 * testTimeScale, "\(kind) took \(seconds) s")
         print("\(kind): \(String(format: "%.1f", seconds)) s, screenshots \(shot.path), \(markupShot.path)")
     }
 
@@ -113,7 +113,7 @@ import W8TestSupport
         let (w8, added) = try crossQuarter(on: bus)
 
         #expect(added.status == 0)
-        #expect(added.seconds < 3)
+        #expect(added.seconds < 3 * testTimeScale)
         #expect(added.stderrLines.count == 1, "\(added.stderr)")
         #expect(added.stderr.contains("the notification server (dunst) failed to start ("), "\(added.stderr)")
         #expect(added.stderr.contains("run '/usr/bin/dunst' in a terminal to see why"), "\(added.stderr)")

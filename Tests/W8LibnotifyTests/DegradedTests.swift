@@ -16,7 +16,7 @@ struct DegradedTests: ProbeSuite {
 
         #expect(run.outcomes.map(\.error) == ["noSessionBus", "noSessionBus"], "\(run.outcomes)")
         #expect(run.outcomes[0].message?.contains("DBUS_SESSION_BUS_ADDRESS is unset") == true)
-        #expect(run.seconds < 1)
+        #expect(run.seconds < 1 * testTimeScale)
     }
 
     @Test("A bus without a notification server: noNotificationServer at once")
@@ -27,7 +27,7 @@ struct DegradedTests: ProbeSuite {
         let run = try probe.run([.post(Sample.reminder), .serverInfo()], environment: bus.environment)
 
         #expect(run.outcomes.map(\.error) == ["noNotificationServer", "noNotificationServer"], "\(run.outcomes)")
-        #expect(run.seconds < 1)
+        #expect(run.seconds < 1 * testTimeScale)
     }
 
     @Test("An installed server that dies as D-Bus starts it: serverFailedToStart at once, naming it")
@@ -44,7 +44,7 @@ struct DegradedTests: ProbeSuite {
         for outcome in run.outcomes {
             #expect(outcome.message?.contains("the notification server (dunst) failed to start (") == true)
         }
-        #expect(run.seconds < 1)
+        #expect(run.seconds < 1 * testTimeScale)
     }
 
     @Test("A hung server: timedOut within the deadline, and later calls fail fast instead of queueing")
@@ -57,10 +57,10 @@ struct DegradedTests: ProbeSuite {
             environment: server.environment)
 
         #expect(run.outcomes.map(\.error) == ["timedOut", "timedOut", "timedOut"], "\(run.outcomes)")
-        #expect(run.outcomes[0].seconds >= 1.9 && run.outcomes[0].seconds < 3)
-        #expect(run.outcomes[1].seconds < 0.1)
-        #expect(run.outcomes[2].seconds < 0.1)
-        #expect(run.seconds < 3, "the whole probe took \(run.seconds) s")
+        #expect(run.outcomes[0].seconds >= 1.9 && run.outcomes[0].seconds < 3 * testTimeScale)
+        #expect(run.outcomes[1].seconds < 0.1 * testTimeScale)
+        #expect(run.outcomes[2].seconds < 0.1 * testTimeScale)
+        #expect(run.seconds < 3 * testTimeScale, "the whole probe took \(run.seconds) s")
     }
 
     @Test("A hung server: serverInfo times out too")
@@ -71,6 +71,6 @@ struct DegradedTests: ProbeSuite {
         let run = try probe.run([.serverInfo(deadline: 1)], environment: server.environment)
 
         #expect(run.outcomes.map(\.error) == ["timedOut"], "\(run.outcomes)")
-        #expect(run.seconds < 2)
+        #expect(run.seconds < 2 * testTimeScale)
     }
 }

@@ -167,7 +167,7 @@ struct DunstTests: ProbeSuite {
 
         #expect(run.outcomes.map(\.error) == [nil, nil], "\(run.outcomes)")
         // The first post connects to the bus; the second is the steady-state cost.
-        #expect(run.outcomes[1].seconds < 0.5)
+        #expect(run.outcomes[1].seconds < 0.5 * testTimeScale)
         #expect(try session.displayedCount() == 2)
         let shot = FileManager.default.temporaryDirectory.appendingPathComponent("w8-shot-\(UUID().uuidString).png")
         defer { try? FileManager.default.removeItem(at: shot) }

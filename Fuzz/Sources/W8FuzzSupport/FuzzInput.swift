@@ -1,0 +1,60 @@
+import CLibFuzzer
+import Foundation
+import W8Core
+
+/// The bytes libFuzzer hands a target, and the fixed context every target parses them in.
+public struct FuzzInput {
+    public let bytes: UnsafeBufferPointer<UInt8>
+
+    public init(_ data: UnsafePointer<UInt8>?, _ count: Int) {
+        bytes = UnsafeBufferPointer(start: count > 0 ? data : nil, count: count)
+    }
+
+    /// The bytes as text, invalid UTF-8 repaired as the command line and the CSV reader repair it.
+    public var text: String { String(decoding: bytes, as: UTF8.self) }
+
+    /// The text split at its first line break: for targets that take two inputs, such as a pattern and a date.
+    public var twoLines: (String, String) {
+        let text = self.text
+        guard let newline = text.firstIndex(of: "\n") else { return (text, "") }
+        return (String(text[..<newline]), String(text[text.index(after: newline)...]))
+    }
+
+    /// The first byte, to pick among variants (unit, chunk size); 0 for empty input.
+    public var selector: UInt8 { bytes.first ?? 0 }
+
+    /// The moment the input is read at, after the seed backup's dates: 2026-12-01 12:00 UTC.
+    public static let now = Date(timeIntervalSince1970: 1_796_126_400)
+
+    /// Gregorian calendars in zones with daylight saving, with none, and with a half-hour offset.
+    public static let calendars: [Calendar] = ["America/New_York", "Europe/Berlin", "UTC", "Asia/Kolkata"].map {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: $0)!
+        calendar.locale = Locale(identifier: "en_US_POSIX")
+        return calendar
+    }
+
+    /// A calendar picked by the selector byte.
+    public var calendar: Calendar { Self.calendars[Int(selector) % Self.calendars.count] }
+
+    /// Import options as `w8 import` builds them, with the unit picked by the selector byte.
+    public func options(datePattern: DatePattern? = nil) -> ImportOptions {
+        let units: [WeightUnit?] = [nil, .kg, .lb]
+        return ImportOptions(
+            unit: units[Int(selector) % 3], preferredUnit: selector & 8 == 0 ? .lb : .kg, datePattern: datePattern,
+            now: Self.now, calendar: calendar)
+    }
+}
+
+/// Stops the run with `message` when a parser's promise is broken; libFuzzer records the input as a crash.
+public func fuzzCheck(_ condition: Bool, _ message: @autoclosure () -> String) {
+    if !condition { fatalError("fuzz check failed: \(message())") }
+}
+
+/// Runs libFuzzer (`LLVMFuzzerRunDriver`) with the process's arguments, calling `test` with each input, and exits
+/// with its status. Each target's `@main` calls this: SwiftPM links an executable against the target's own main.
+public func runFuzzer(_ test: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32) -> Never {
+    var argc = CommandLine.argc
+    var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
+    exit(LLVMFuzzerRunDriver(&argc, &argv, test))
+}

@@ -2,6 +2,20 @@ import Foundation
 import W8Core
 
 extension Runtime {
+    /// The command line, `w8` first. Swift on Linux finds `argv` by walking back from `environ` on the initial
+    /// stack; a preloaded library that calls `setenv` in its constructor (libfaketime does, for every process it
+    /// fakes the clock of) moves `environ` to the heap, and `CommandLine.arguments` is then empty: `w8 add 80` would
+    /// print the help and exit 0 without adding. The kernel's copy in /proc/self/cmdline is read instead.
+    public static func commandLine(_ swiftArguments: [String] = CommandLine.arguments) -> [String] {
+        guard swiftArguments.isEmpty, let handle = FileHandle(forReadingAtPath: "/proc/self/cmdline") else {
+            return swiftArguments
+        }
+        defer { try? handle.close() }
+        let bytes = (try? handle.readToEnd()) ?? Data()
+        return bytes.split(separator: 0, omittingEmptySubsequences: false).dropLast(bytes.last == 0 ? 1 : 0)
+            .map { String(decoding: $0, as: UTF8.self) }
+    }
+
     /// Moves a negative number such as `-5` behind `--`, so that it reaches validation as a bad weight
     /// instead of being taken for an unknown option. After an option that takes one (`--calories -1`), it stays
     /// that option's value, to be refused with the value named.

@@ -31,6 +31,7 @@ public enum NotificationServerFixtureError: Error, CustomStringConvertible {
 
 /// The absolute path of `name` on `PATH` (or /usr/bin, /bin), or a `missingExecutable` error naming its package.
 func requireExecutable(_ name: String, debianPackage: String) throws -> String {
+    if name.hasPrefix("/"), FileManager.default.isExecutableFile(atPath: name) { return name }
     let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
     for directory in path.split(separator: ":").map(String.init) + ["/usr/bin", "/bin", "/usr/local/bin"] {
         let candidate = directory + "/" + name

@@ -165,8 +165,8 @@ extension W8Sandbox {
 /// `w8 daemon` with a fake wall clock, its stderr (the event log) kept in a file.
 ///
 /// libfaketime is preloaded and the daemon runs under `timeout --preserve-status`, which forwards SIGTERM to it
-/// and exits with its status (`faketime` itself does not forward signals, and a binary exec'd straight with the
-/// preload lost its arguments here).
+/// and exits with its status (`faketime` itself does not forward signals). A Swift binary exec'd straight with the
+/// preload used to lose its arguments: see `Runtime.commandLine`.
 public final class DaemonProcess: @unchecked Sendable {
     let child: ChildProcess
 

@@ -20,12 +20,13 @@ struct W8: ParsableCommand {
     static func main() {
         umask(0o077)
         // What ArgumentParser prints for --version, without the reflection it does over the command tree first.
-        if CommandLine.arguments.dropFirst() == ["--version"] {
+        let arguments = Runtime.commandLine().dropFirst()
+        if arguments == ["--version"] {
             print(version)
             return
         }
         do {
-            var command = try parseAsRoot(Runtime.arguments(CommandLine.arguments.dropFirst()))
+            var command = try parseAsRoot(Runtime.arguments(arguments))
             try command.run()
         } catch {
             fail(error)

@@ -147,4 +147,22 @@ func object(_ any: Any) throws -> Object { try #require(any as? Object) }
         #expect(result.status == 0)
         #expect(result.stdout.range(of: #"^\d+\.\d+\.\d+\n$"#, options: .regularExpression) != nil)
     }
+
+    /// A preloaded library that calls `setenv` in its constructor (libfaketime, here) moves `environ` off the stack,
+    /// where Swift on Linux looks for `argv`: the runtime then reports no arguments, and `w8 add 80` printed the help
+    /// and exited 0 having added nothing. Every run must still see its arguments.
+    @Test func argumentsSurviveAPreloadThatMovesTheEnvironment() throws {
+        let w8 = try W8Sandbox()
+        // Exec'd straight, not through `env`: a process that inherits FAKETIME_SHARED does not call setenv.
+        func preloaded(_ arguments: String...) throws -> W8Run {
+            try W8Sandbox.running(w8, through: [w8.executable] + arguments, environment: W8Sandbox.fakeClock("+0"))
+        }
+        let days = (1...20).map { String(format: "2026-11-%02d", $0) }
+        for day in days {
+            let run = try preloaded("add", "80", "--date", day)
+            #expect(run.status == 0 && run.stdout.hasPrefix("Logged 80.0 lb"), "\(day): \(run.stdout.prefix(80))")
+        }
+        #expect((try w8.json("log", "--limit", "100") as? [Any])?.count == days.count)
+        #expect(try preloaded("--version").stdout == "0.1.0\n")
+    }
 }

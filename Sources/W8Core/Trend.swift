@@ -45,10 +45,30 @@ public struct TrendAnalysis: Sendable, Equatable {
 
     /// The analysis of `entries` (any units, any order) as of `now`, with days taken in `calendar`.
     public init(entries: [WeightEntry], unit: WeightUnit, goal: Double?, now: Date, calendar: Calendar) {
+        let weekStart = now.addingTimeInterval(-7 * TrendAnalysis.day)
+        self.init(
+            points: TrendAnalysis.points(entries: entries, unit: unit, calendar: calendar), unit: unit, goal: goal,
+            now: now, latest: entries.map(\.date).max(),
+            weekWeighIns: entries.count { $0.date > weekStart && $0.date <= now })
+    }
+
+    /// The analysis from what it needs of the entries, so that a store can read only that: the earliest entry of
+    /// each local calendar day, oldest first (`firstOfEachDay`), the latest entry's date, and how many entries are
+    /// dated in the 7 days up to `now` (after `now − 7 days`, up to `now` included).
+    public init(
+        firstOfEachDay: [WeightEntry], unit: WeightUnit, goal: Double?, now: Date, latest: Date?, weekWeighIns: Int
+    ) {
+        var smoother = TrendSmoother()
+        self.init(
+            points: firstOfEachDay.map { smoother.add(date: $0.date, weight: $0.weight.value(in: unit)) }, unit: unit,
+            goal: goal, now: now, latest: latest, weekWeighIns: weekWeighIns)
+    }
+
+    private init(points: [TrendPoint], unit: WeightUnit, goal: Double?, now: Date, latest: Date?, weekWeighIns: Int) {
         self.unit = unit
-        points = TrendAnalysis.points(entries: entries, unit: unit, calendar: calendar)
+        self.points = points
         trendWeight = points.last?.trend
-        weeklyRate = TrendAnalysis.weeklyRate(points: points, entries: entries, now: now)
+        weeklyRate = TrendAnalysis.weeklyRate(points: points, latest: latest, weekWeighIns: weekWeighIns, now: now)
         forecastDate = TrendAnalysis.forecast(goal: goal, trend: trendWeight, weeklyRate: weeklyRate, now: now)
     }
 
@@ -68,12 +88,9 @@ public struct TrendAnalysis: Sendable, Equatable {
         return points
     }
 
-    static func weeklyRate(points: [TrendPoint], entries: [WeightEntry], now: Date) -> Double? {
-        guard let latest = entries.map(\.date).max(), now.timeIntervalSince(latest) <= maximumStalenessDays * day
-        else { return nil }
-        let weekStart = now.addingTimeInterval(-7 * day)
-        let weighIns = entries.count { $0.date > weekStart && $0.date <= now }
-        guard weighIns >= minimumWeeklyWeighIns else { return nil }
+    static func weeklyRate(points: [TrendPoint], latest: Date?, weekWeighIns: Int, now: Date) -> Double? {
+        guard let latest, now.timeIntervalSince(latest) <= maximumStalenessDays * day else { return nil }
+        guard weekWeighIns >= minimumWeeklyWeighIns else { return nil }
         let windowStart = now.addingTimeInterval(-rateWindowDays * day)
         let window = points.filter { $0.date > windowStart && $0.date <= now }
         guard window.count >= 2 else { return nil }

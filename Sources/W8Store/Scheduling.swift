@@ -82,12 +82,34 @@ extension AppDatabase {
     public static let trendHistory: TimeInterval = 365 * 86400
 
     /// The trend weight, weekly rate and goal forecast at `now`, from the last year's entries (or the latest
-    /// one, when none is that recent).
+    /// one, when none is that recent): the same analysis as `TrendAnalysis(entries:)` of those entries, read so
+    /// that its cost follows the days that have weigh-ins, not the weigh-ins (a waybar module or a dense year).
     public func trend(unit: WeightUnit, goal: Weight?, now: Date, calendar: Calendar) throws -> TrendAnalysis {
-        let (entries, before) = try week(from: now.addingTimeInterval(-AppDatabase.trendHistory), to: now)
-        return TrendAnalysis(
-            entries: entries.isEmpty ? before.map { [$0] } ?? [] : entries, unit: unit, goal: goal?.value(in: unit),
-            now: now, calendar: calendar)
+        let start = now.addingTimeInterval(-AppDatabase.trendHistory)
+        let weekStart = now.addingTimeInterval(-7 * 86400)
+        return try readChecked { db in
+            var days = try firstOfEachDay(db, from: start, to: now, calendar: calendar)
+            var latest = days.isEmpty ? nil : try latestDate(db, from: start, to: now)
+            if days.isEmpty,
+                let before = try EntryRecord.filter(EntryRecord.Columns.date < start)
+                    .order(EntryRecord.newestFirst).fetchOne(db)?.entry
+            {
+                days = [before]
+                latest = before.date
+            }
+            // The week's entries, counted as dates: the text bound is a millisecond wide of `weekStart`. Inside the
+            // year, so none when the year has none.
+            let weekWeighIns = try String.fetchAll(
+                db, sql: "SELECT date FROM entry WHERE date >= ? AND date <= ?",
+                arguments: [StorageDate.text(weekStart.addingTimeInterval(-0.001)), StorageDate.text(now)]
+            ).count { text in
+                let date = StorageDate.date(text.databaseValue)
+                return date > weekStart && date <= now
+            }
+            return TrendAnalysis(
+                firstOfEachDay: days, unit: unit, goal: goal?.value(in: unit), now: now, latest: latest,
+                weekWeighIns: weekWeighIns)
+        }
     }
 
     /// The dates of entries since `start`, for streaks and "already logged today".
@@ -96,5 +118,44 @@ extension AppDatabase {
             try Date.fetchAll(
                 db, EntryRecord.select(EntryRecord.Columns.date).filter(EntryRecord.Columns.date >= start))
         }
+    }
+
+    /// The earliest entry (by date, then id) of each local day of `calendar` that has entries in `[start, end]`,
+    /// oldest first: one indexed seek a day rather than reading every entry. The days are found as
+    /// `TrendAnalysis.points` finds them in all the entries, in date order: an entry is the first of a new day
+    /// when it is not before the end of the day of the previous first.
+    func firstOfEachDay(_ db: Database, from start: Date, to end: Date, calendar: Calendar) throws -> [WeightEntry] {
+        let columns = EntryRecord.entryColumns
+        let atOrAfter = try db.cachedStatement(
+            sql: "SELECT \(columns) FROM entry WHERE date >= ? AND date <= ? ORDER BY date, id LIMIT 1")
+        let after = try db.cachedStatement(
+            sql: "SELECT \(columns) FROM entry WHERE (date, id) > (?, ?) AND date <= ? ORDER BY date, id LIMIT 1")
+        let endText = StorageDate.text(end)
+        var days: [WeightEntry] = []
+        var dayEnd = Date.distantPast
+        var row = try Row.fetchOne(atOrAfter, arguments: [StorageDate.text(start), endText])
+        while let found = row {
+            let entry = EntryRecord.entry(at: found)
+            if entry.date >= dayEnd {
+                days.append(entry)
+                dayEnd = calendar.dateInterval(of: .day, for: entry.date)?.end ?? entry.date
+                if dayEnd > entry.date {
+                    // Stored dates have milliseconds: a millisecond early, and the entries before `dayEnd` skipped.
+                    row = try Row.fetchOne(
+                        atOrAfter, arguments: [StorageDate.text(dayEnd.addingTimeInterval(-0.001)), endText])
+                    continue
+                }
+            }
+            row = try Row.fetchOne(after, arguments: [found[1] as DatabaseValue, found[0] as DatabaseValue, endText])
+        }
+        return days
+    }
+
+    /// The date of the latest entry in `[start, end]`.
+    func latestDate(_ db: Database, from start: Date, to end: Date) throws -> Date? {
+        try String.fetchOne(
+            db, sql: "SELECT date FROM entry WHERE date >= ? AND date <= ? ORDER BY date DESC, id DESC LIMIT 1",
+            arguments: [StorageDate.text(start), StorageDate.text(end)]
+        ).map { StorageDate.date($0.databaseValue) }
     }
 }

@@ -20,7 +20,11 @@ let package = Package(
         .target(name: "W8Core"),
         // SQLite through GRDB. The only module that imports GRDB.
         .target(
-            name: "W8Store", dependencies: ["W8Core", "W8System", .product(name: "GRDB", package: "GRDB.swift")]),
+            name: "W8Store",
+            dependencies: [
+                "W8Core", "W8System", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]),
         // libnotify's, GIO's and GLib's C API, loaded with dlopen when a notification is posted, closed or asked
         // about: the commands that post nothing never load libnotify, gdk-pixbuf, GIO and GLib. Only W8Libnotify
         // imports it.

@@ -147,3 +147,37 @@ extension TrendAnalysis {
             ? trend + ", steady." : trend + ", \(direction) \(Weight(abs(weeklyRate), unit).formatted) a week."
     }
 }
+
+/// The end of the local day of a moment, as `calendar.dateInterval(of: .day, for:)?.end` gives it, for moments asked
+/// in increasing order (the trend's days): the calendar is asked again only when the zone's offset may have changed
+/// since the last midnight it gave. Between a local midnight and the zone's next transition, midnights are exactly a
+/// day apart, so the next ones are counted in whole days (and the offset there checked, in case a change of the
+/// zone's standard offset is not reported as a transition); a calendar call costs more than a day's seek in the
+/// store.
+public struct LocalDayEnds {
+    public let calendar: Calendar
+    /// A day end the calendar gave that is a wall-clock midnight, its UTC offset, and the zone's first transition
+    /// after it.
+    private var midnight: (date: Date, offset: Int, nextTransition: Date)?
+
+    public init(calendar: Calendar) { self.calendar = calendar }
+
+    public mutating func end(of date: Date) -> Date? {
+        let zone = calendar.timeZone
+        if let midnight, date >= midnight.date {
+            let days = (date.timeIntervalSince(midnight.date) / TrendAnalysis.day).rounded(.down) + 1
+            let end = midnight.date.addingTimeInterval(days * TrendAnalysis.day)
+            // Strictly before the transition: one at that very moment may turn the clock back past midnight.
+            if end < midnight.nextTransition, end > date, zone.secondsFromGMT(for: end) == midnight.offset {
+                return end
+            }
+        }
+        guard let end = calendar.dateInterval(of: .day, for: date)?.end else { return nil }
+        let offset = zone.secondsFromGMT(for: end)
+        let wall = end.timeIntervalSince1970 + Double(offset)
+        midnight =
+            wall.truncatingRemainder(dividingBy: TrendAnalysis.day) == 0
+            ? (end, offset, zone.nextDaylightSavingTimeTransition(after: end) ?? .distantFuture) : nil
+        return end
+    }
+}

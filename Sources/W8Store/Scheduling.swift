@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import W8Core
 
 extension AppDatabase {
@@ -123,30 +124,27 @@ extension AppDatabase {
     /// The earliest entry (by date, then id) of each local day of `calendar` that has entries in `[start, end]`,
     /// oldest first: one indexed seek a day rather than reading every entry. The days are found as
     /// `TrendAnalysis.points` finds them in all the entries, in date order: an entry is the first of a new day
-    /// when it is not before the end of the day of the previous first.
+    /// when it is not before the end of the day of the previous first. The entries carry their id, date and
+    /// weight only (what the trend reads).
     func firstOfEachDay(_ db: Database, from start: Date, to end: Date, calendar: Calendar) throws -> [WeightEntry] {
-        let columns = EntryRecord.entryColumns
-        let atOrAfter = try db.cachedStatement(
-            sql: "SELECT \(columns) FROM entry WHERE date >= ? AND date <= ? ORDER BY date, id LIMIT 1")
-        let after = try db.cachedStatement(
-            sql: "SELECT \(columns) FROM entry WHERE (date, id) > (?, ?) AND date <= ? ORDER BY date, id LIMIT 1")
+        let seek = try DaySeek(db)
         let endText = StorageDate.text(end)
+        var dayEnds = LocalDayEnds(calendar: calendar)
         var days: [WeightEntry] = []
         var dayEnd = Date.distantPast
-        var row = try Row.fetchOne(atOrAfter, arguments: [StorageDate.text(start), endText])
-        while let found = row {
-            let entry = EntryRecord.entry(at: found)
+        var found = try seek.first(atOrAfter: StorageDate.text(start), upTo: endText)
+        while let (entry, dateText) = found {
             if entry.date >= dayEnd {
                 days.append(entry)
-                dayEnd = calendar.dateInterval(of: .day, for: entry.date)?.end ?? entry.date
+                dayEnd = dayEnds.end(of: entry.date) ?? entry.date
                 if dayEnd > entry.date {
                     // Stored dates have milliseconds: a millisecond early, and the entries before `dayEnd` skipped.
-                    row = try Row.fetchOne(
-                        atOrAfter, arguments: [StorageDate.text(dayEnd.addingTimeInterval(-0.001)), endText])
+                    found = try seek.first(
+                        atOrAfter: StorageDate.text(dayEnd.addingTimeInterval(-0.001)), upTo: endText)
                     continue
                 }
             }
-            row = try Row.fetchOne(after, arguments: [found[1] as DatabaseValue, found[0] as DatabaseValue, endText])
+            found = try seek.first(after: dateText, id: entry.id!, upTo: endText)
         }
         return days
     }
@@ -157,5 +155,65 @@ extension AppDatabase {
             db, sql: "SELECT date FROM entry WHERE date >= ? AND date <= ? ORDER BY date DESC, id DESC LIMIT 1",
             arguments: [StorageDate.text(start), StorageDate.text(end)]
         ).map { StorageDate.date($0.databaseValue) }
+    }
+}
+
+/// The first entry at or after a date (by date, then id), stepped with SQLite's own calls on statements of its own: a
+/// dense year takes a seek for each of its days, and GRDB's rows and arguments cost more than the seek.
+private struct DaySeek {
+    static let columns = "id, date, weight, unit"
+    let connection: SQLiteConnection?
+    let atOrAfter: Statement
+    let after: Statement
+
+    init(_ db: Database) throws {
+        connection = db.sqliteConnection
+        atOrAfter = try db.makeStatement(
+            sql: "SELECT \(Self.columns) FROM entry WHERE date >= ?1 AND date <= ?2 ORDER BY date, id LIMIT 1")
+        after = try db.makeStatement(
+            sql:
+                "SELECT \(Self.columns) FROM entry WHERE (date, id) > (?1, ?3) AND date <= ?2 ORDER BY date, id LIMIT 1"
+        )
+    }
+
+    /// The first entry dated at or after `date`, up to `end` (both as stored), and its stored date.
+    func first(atOrAfter date: String, upTo end: String) throws -> (WeightEntry, String)? {
+        try step(atOrAfter, date, end, id: nil)
+    }
+
+    /// The first entry after the one dated `date` with `id`, up to `end`, and its stored date.
+    func first(after date: String, id: Int64, upTo end: String) throws -> (WeightEntry, String)? {
+        try step(after, date, end, id: id)
+    }
+
+    private func step(_ statement: Statement, _ date: String, _ end: String, id: Int64?) throws -> (
+        WeightEntry, String
+    )? {
+        let handle = statement.sqliteStatement
+        defer {
+            sqlite3_reset(handle)
+            sqlite3_clear_bindings(handle)
+        }
+        let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+        sqlite3_bind_text(handle, 1, date, -1, transient)
+        sqlite3_bind_text(handle, 2, end, -1, transient)
+        if let id { sqlite3_bind_int64(handle, 3, id) }
+        switch sqlite3_step(handle) {
+        case SQLITE_DONE: return nil
+        case SQLITE_ROW: break
+        case let code:
+            throw DatabaseError(
+                resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(connection)),
+                sql: statement.sql)
+        }
+        let dateText = String(cString: sqlite3_column_text(handle, 1))
+        let unitText = String(cString: sqlite3_column_text(handle, 3))
+        guard let unit = WeightUnit(rawValue: unitText) else {
+            throw DatabaseError(message: "unit '\(unitText)' is neither lb nor kg", sql: statement.sql)
+        }
+        let entry = WeightEntry(
+            id: sqlite3_column_int64(handle, 0), weight: Weight(sqlite3_column_double(handle, 2), unit),
+            date: StorageDate.date(dateText.databaseValue))
+        return (entry, dateText)
     }
 }

@@ -24,10 +24,11 @@ import W8TestSupport
         }
     }
 
-    /// Zones with DST at midnight (Santiago, Havana), half-hour DST (Lord Howe), a 45-minute offset (Kathmandu).
+    /// Zones with DST at midnight (Santiago, Havana), half-hour DST (Lord Howe), a 45-minute offset (Kathmandu), DST
+    /// suspended for Ramadan (Casablanca).
     @Test(arguments: [
         "UTC", "Europe/Berlin", "America/New_York", "America/Santiago", "America/Havana", "Australia/Lord_Howe",
-        "Asia/Kathmandu",
+        "Asia/Kathmandu", "Africa/Casablanca",
     ])
     func equalsTheAnalysisOfEveryEntry(zone: String) throws {
         let calendar = PinnedCalendar.gregorian(zone)

@@ -3,11 +3,14 @@ SWIFT ?= swift
 CONFIG ?= release
 BIN := .build/$(CONFIG)/w8
 
-# The binary that is installed and packaged: the Swift runtime linked in, full RELRO and BIND_NOW, no RPATH.
+# The binary that is installed and packaged: the Swift runtime linked in, full RELRO and BIND_NOW, no RPATH, and no
+# dynamic symbol table of its own: swiftc exports every Swift symbol of an executable (8,900 here), which no library
+# needs from w8, and at every start the loader searched that table first for each of the libraries' symbols and the
+# runtime's dladdr walked it (bench/README.md).
 PKG_SCRATCH := .build-pkg
 PKG_BIN := $(PKG_SCRATCH)/release/w8
 PKG_FLAGS := -c release --product w8 --scratch-path $(PKG_SCRATCH) --static-swift-stdlib --disable-local-rpath \
-	-Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now
+	-Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now -Xlinker --no-export-dynamic
 
 # The installed binary is stripped (its symbol tables are most of its size); the build keeps its symbols.
 STRIP ?= strip

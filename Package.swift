@@ -20,9 +20,17 @@ let package = Package(
         .target(name: "W8Core"),
         // SQLite through GRDB. The only module that imports GRDB.
         .target(
-            name: "W8Store", dependencies: ["W8Core", "W8System", .product(name: "GRDB", package: "GRDB.swift")]),
-        // libnotify's C API, through a small shim. Only W8Libnotify imports it.
-        .systemLibrary(name: "CLibnotify", pkgConfig: "libnotify", providers: [.apt(["libnotify-dev"])]),
+            name: "W8Store",
+            dependencies: [
+                "W8Core", "W8System", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]),
+        // libnotify's, GIO's and GLib's C API, loaded with dlopen when a notification is posted, closed or asked
+        // about: the commands that post nothing never load libnotify, gdk-pixbuf, GIO and GLib. Only W8Libnotify
+        // imports it.
+        .target(name: "CLibnotify", dependencies: ["CDynamicLibrary"]),
+        // What CCairo and CLibnotify share: a library's functions resolved with dlopen and dlsym, once per process.
+        .target(name: "CDynamicLibrary", linkerSettings: [.linkedLibrary("dl")]),
         // The NotificationSink that posts real desktop notifications through libnotify.
         .target(name: "W8Libnotify", dependencies: ["W8Core", "CLibnotify"]),
         // Linux calls Glibc's Swift module does not export (timerfd, signalfd), as small C wrappers.
@@ -39,7 +47,7 @@ let package = Package(
         .target(name: "W8App", dependencies: ["W8Core", "W8Store", "CW8Linux", "W8System"]),
         // cairo's C API, for the chart image, loaded with dlopen when a chart is drawn: the commands that draw none
         // never load cairo and X11. Only W8Chart imports it (its tests too, to decode the PNGs).
-        .target(name: "CCairo", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CCairo", dependencies: ["CDynamicLibrary"]),
         // The weight chart as a PNG or SVG file, drawn with cairo.
         .target(name: "W8Chart", dependencies: ["W8Core", "CCairo", "W8System"]),
         // The command line: parse, one call into W8App through the Runtime, print.
@@ -65,7 +73,8 @@ let package = Package(
         // Test-only: drives LibnotifyNotificationSink in its own process, with the session bus of its environment.
         .executableTarget(name: "w8-notify-probe", dependencies: ["W8Core", "W8Libnotify", "W8TestSupport"]),
         .testTarget(
-            name: "W8LibnotifyTests", dependencies: ["W8Core", "W8Libnotify", "W8TestSupport", "w8-notify-probe"]),
+            name: "W8LibnotifyTests",
+            dependencies: ["W8Core", "W8Libnotify", "CLibnotify", "W8TestSupport", "w8-notify-probe"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -5,8 +5,9 @@ import W8Store
 /// The notification server as the session bus answers for it.
 public enum ServerStatus: Sendable, Equatable {
     case reachable(name: String, vendor: String, version: String, specVersion: String, capabilities: [String])
-    /// `status` is `no_session_bus`, `not_installed`, `failed_to_start`, `server_error` or `timed_out`; `name`
-    /// the server D-Bus would start, when known; `services` the `.service` files that start it.
+    /// `status` is `no_session_bus`, `not_installed`, `failed_to_start`, `server_error`, `timed_out` or
+    /// `libnotify_unavailable`; `name` the server D-Bus would start, when known; `services` the `.service` files
+    /// that start it.
     case unreachable(status: String, name: String?, message: String, services: [(name: String, file: String)])
 
     public static func == (lhs: ServerStatus, rhs: ServerStatus) -> Bool { "\(lhs)" == "\(rhs)" }

@@ -45,10 +45,30 @@ public struct TrendAnalysis: Sendable, Equatable {
 
     /// The analysis of `entries` (any units, any order) as of `now`, with days taken in `calendar`.
     public init(entries: [WeightEntry], unit: WeightUnit, goal: Double?, now: Date, calendar: Calendar) {
+        let weekStart = now.addingTimeInterval(-7 * TrendAnalysis.day)
+        self.init(
+            points: TrendAnalysis.points(entries: entries, unit: unit, calendar: calendar), unit: unit, goal: goal,
+            now: now, latest: entries.map(\.date).max(),
+            weekWeighIns: entries.count { $0.date > weekStart && $0.date <= now })
+    }
+
+    /// The analysis from what it needs of the entries, so that a store can read only that: the earliest entry of
+    /// each local calendar day, oldest first (`firstOfEachDay`), the latest entry's date, and how many entries are
+    /// dated in the 7 days up to `now` (after `now − 7 days`, up to `now` included).
+    public init(
+        firstOfEachDay: [WeightEntry], unit: WeightUnit, goal: Double?, now: Date, latest: Date?, weekWeighIns: Int
+    ) {
+        var smoother = TrendSmoother()
+        self.init(
+            points: firstOfEachDay.map { smoother.add(date: $0.date, weight: $0.weight.value(in: unit)) }, unit: unit,
+            goal: goal, now: now, latest: latest, weekWeighIns: weekWeighIns)
+    }
+
+    private init(points: [TrendPoint], unit: WeightUnit, goal: Double?, now: Date, latest: Date?, weekWeighIns: Int) {
         self.unit = unit
-        points = TrendAnalysis.points(entries: entries, unit: unit, calendar: calendar)
+        self.points = points
         trendWeight = points.last?.trend
-        weeklyRate = TrendAnalysis.weeklyRate(points: points, entries: entries, now: now)
+        weeklyRate = TrendAnalysis.weeklyRate(points: points, latest: latest, weekWeighIns: weekWeighIns, now: now)
         forecastDate = TrendAnalysis.forecast(goal: goal, trend: trendWeight, weeklyRate: weeklyRate, now: now)
     }
 
@@ -68,12 +88,9 @@ public struct TrendAnalysis: Sendable, Equatable {
         return points
     }
 
-    static func weeklyRate(points: [TrendPoint], entries: [WeightEntry], now: Date) -> Double? {
-        guard let latest = entries.map(\.date).max(), now.timeIntervalSince(latest) <= maximumStalenessDays * day
-        else { return nil }
-        let weekStart = now.addingTimeInterval(-7 * day)
-        let weighIns = entries.count { $0.date > weekStart && $0.date <= now }
-        guard weighIns >= minimumWeeklyWeighIns else { return nil }
+    static func weeklyRate(points: [TrendPoint], latest: Date?, weekWeighIns: Int, now: Date) -> Double? {
+        guard let latest, now.timeIntervalSince(latest) <= maximumStalenessDays * day else { return nil }
+        guard weekWeighIns >= minimumWeeklyWeighIns else { return nil }
         let windowStart = now.addingTimeInterval(-rateWindowDays * day)
         let window = points.filter { $0.date > windowStart && $0.date <= now }
         guard window.count >= 2 else { return nil }
@@ -128,5 +145,39 @@ extension TrendAnalysis {
         let direction = abs(weeklyRate) < 0.05 ? "steady" : weeklyRate < 0 ? "down" : "up"
         return direction == "steady"
             ? trend + ", steady." : trend + ", \(direction) \(Weight(abs(weeklyRate), unit).formatted) a week."
+    }
+}
+
+/// The end of the local day of a moment, as `calendar.dateInterval(of: .day, for:)?.end` gives it, for moments asked
+/// in increasing order (the trend's days): the calendar is asked again only when the zone's offset may have changed
+/// since the last midnight it gave. Between a local midnight and the zone's next transition, midnights are exactly a
+/// day apart, so the next ones are counted in whole days (and the offset there checked, in case a change of the
+/// zone's standard offset is not reported as a transition); a calendar call costs more than a day's seek in the
+/// store.
+public struct LocalDayEnds {
+    public let calendar: Calendar
+    /// A day end the calendar gave that is a wall-clock midnight, its UTC offset, and the zone's first transition
+    /// after it.
+    private var midnight: (date: Date, offset: Int, nextTransition: Date)?
+
+    public init(calendar: Calendar) { self.calendar = calendar }
+
+    public mutating func end(of date: Date) -> Date? {
+        let zone = calendar.timeZone
+        if let midnight, date >= midnight.date {
+            let days = (date.timeIntervalSince(midnight.date) / TrendAnalysis.day).rounded(.down) + 1
+            let end = midnight.date.addingTimeInterval(days * TrendAnalysis.day)
+            // Strictly before the transition: one at that very moment may turn the clock back past midnight.
+            if end < midnight.nextTransition, end > date, zone.secondsFromGMT(for: end) == midnight.offset {
+                return end
+            }
+        }
+        guard let end = calendar.dateInterval(of: .day, for: date)?.end else { return nil }
+        let offset = zone.secondsFromGMT(for: end)
+        let wall = end.timeIntervalSince1970 + Double(offset)
+        midnight =
+            wall.truncatingRemainder(dividingBy: TrendAnalysis.day) == 0
+            ? (end, offset, zone.nextDaylightSavingTimeTransition(after: end) ?? .distantFuture) : nil
+        return end
     }
 }

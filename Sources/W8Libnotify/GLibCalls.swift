@@ -31,6 +31,7 @@ struct GLibError: Error {
 
     /// The error GDBus makes of the D-Bus error `name` from a peer (`g_dbus_error_new_for_dbus_error`), for tests.
     init(dbusErrorName name: String, message: String) {
+        precondition(clibnotify_load() == 0, String(cString: clibnotify_error()))
         self.init(taking: g_dbus_error_new_for_dbus_error(name, message))
     }
 

@@ -12,6 +12,8 @@ public enum LibnotifyError: Error, LocalizedError, Equatable, Sendable {
     case serverError(String)
     /// The notification server did not answer in time, now or on an earlier call that is still waiting.
     case timedOut(seconds: Double)
+    /// libnotify (libnotify.so.4, or GLib under it) cannot be loaded: the dynamic loader's reason, on one line.
+    case libraryUnavailable(String)
 
     public var errorDescription: String? {
         switch self {
@@ -26,6 +28,8 @@ public enum LibnotifyError: Error, LocalizedError, Equatable, Sendable {
         case .timedOut(let seconds):
             "the notification server did not answer within \(seconds.formatted(.number.precision(.fractionLength(0...1)))) s; "
                 + "it may be hung, try restarting it"
+        case .libraryUnavailable(let detail):
+            "libnotify cannot be loaded: \(detail)"
         }
     }
 

@@ -32,6 +32,8 @@ final class LibnotifyThread: Sendable {
     func run<T: Sendable>(
         deadline: TimeInterval, _ body: @escaping @Sendable (inout LibnotifyContext) throws(LibnotifyError) -> T
     ) throws(LibnotifyError) -> T {
+        // libnotify is loaded at the first call: the commands that post nothing never load it.
+        guard clibnotify_load() == 0 else { throw .libraryUnavailable(String(cString: clibnotify_error())) }
         let completion = Completion<T>()
         let job: Job = { context in
             guard completion.start() else { return }

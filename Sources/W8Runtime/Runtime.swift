@@ -63,6 +63,7 @@ public struct Runtime: Sendable {
             services = failure.services.map { ($0.name, $0.file) }
         case .serverError: status = "server_error"
         case .timedOut: status = "timed_out"
+        case .libraryUnavailable: status = "libnotify_unavailable"
         }
         return .unreachable(status: status, name: name, message: error.localizedDescription, services: services)
     }

@@ -312,7 +312,8 @@ public struct AppDatabase: Sendable {
         let goal = try GoalRecord.fetchOne(db)?.goal
         var start: WeightEntry?
         if let goal {
-            let t = goal.journeyStartedAt
+            // Dates are compared as the text GRDB stores (`StorageDate`), without GRDB's DateFormatter.
+            let t = StorageDate.text(goal.journeyStartedAt)
             let before = try EntryRecord.filter(EntryRecord.Columns.date <= t).order(EntryRecord.newestFirst).fetchOne(
                 db)
             let after =
@@ -342,7 +343,10 @@ public struct AppDatabase: Sendable {
             let col = AchievementRecord.Columns.self
             notifiedToday =
                 try AchievementRecord
-                .filter(col.dateAchieved >= today.start && col.dateAchieved < today.end && col.notificationSent)
+                .filter(
+                    col.dateAchieved >= StorageDate.text(today.start) && col.dateAchieved < StorageDate.text(today.end)
+                        && col.notificationSent
+                )
                 .fetchAll(db).map(\.type).max()
         }
         var evaluation = MilestoneEvaluator.evaluate(

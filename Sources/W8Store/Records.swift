@@ -35,6 +35,19 @@ struct EntryRecord: Codable, FetchableRecord, MutablePersistableRecord {
         createdAt = StorageDate.date(in: row, "created_at")
     }
 
+    /// Written column by column: GRDB's Codable path casts every value dynamically (scanning the binary's
+    /// conformances, once per process) and formats each date with a DateFormatter, a fifth of `w8 add`. The dates
+    /// are the text GRDB stores (`StorageDate`).
+    func encode(to container: inout PersistenceContainer) {
+        container["id"] = id
+        container["date"] = StorageDate.text(date)
+        container["weight"] = weight
+        container["unit"] = unit.rawValue
+        container["note"] = note
+        container["body_fat_percent"] = bodyFatPercent
+        container["created_at"] = StorageDate.text(createdAt)
+    }
+
     init(_ entry: WeightEntry, createdAt: Date) {
         id = entry.id
         date = entry.date
@@ -117,6 +130,19 @@ struct AchievementRecord: Codable, FetchableRecord, MutablePersistableRecord {
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 
+    /// Written column by column, as `EntryRecord` is.
+    func encode(to container: inout PersistenceContainer) {
+        container["id"] = id
+        container["type"] = type.rawValue
+        container["date_achieved"] = StorageDate.text(dateAchieved)
+        container["weight"] = weight
+        container["goal_weight"] = goalWeight
+        container["start_weight"] = startWeight
+        container["unit"] = unit.rawValue
+        container["progress_percent"] = progressPercent
+        container["notification_sent"] = notificationSent
+    }
+
     init(_ a: MilestoneAchievement) {
         id = a.id
         type = a.type
@@ -140,6 +166,11 @@ struct AchievementRecord: Codable, FetchableRecord, MutablePersistableRecord {
 struct MilestoneStateRecord: Codable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "milestone_state"
     var type: MilestoneType
+
+    /// Written as `EntryRecord` is.
+    func encode(to container: inout PersistenceContainer) {
+        container["type"] = type.rawValue
+    }
 }
 
 /// A row of `notification_slot`: the server id of the notification shown for a key, so that any process

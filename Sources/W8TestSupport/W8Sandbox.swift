@@ -121,6 +121,15 @@ public final class W8Sandbox: @unchecked Sendable {
         return ["LD_PRELOAD": library, "FAKETIME": clock]
     }
 
+    /// Puts a file that is no library first on the library path as `soname` (`libcairo.so.2`), so that loading
+    /// that library with dlopen fails as a broken or missing install would.
+    public func breakLibrary(_ soname: String) throws {
+        let libraries = root.appendingPathComponent("broken-libraries")
+        try FileManager.default.createDirectory(at: libraries, withIntermediateDirectories: true)
+        try Data("not a library\n".utf8).write(to: libraries.appendingPathComponent(soname))
+        environment["LD_LIBRARY_PATH"] = libraries.path
+    }
+
     /// Runs and parses stdout as JSON, failing on a non-zero exit.
     public func json(_ arguments: String...) throws -> Any {
         let result = try run(arguments + ["--json"])

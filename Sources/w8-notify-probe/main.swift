@@ -52,6 +52,7 @@ for step in steps {
             case .serverFailedToStart: "serverFailedToStart"
             case .serverError: "serverError"
             case .timedOut: "timedOut"
+            case .libraryUnavailable: "libraryUnavailable"
             }
     }
     let elapsed = ContinuousClock.now - start

@@ -26,7 +26,12 @@ struct W8: ParsableCommand {
             return
         }
         do {
-            var command = try parseAsRoot(Runtime.arguments(arguments))
+            var command: any ParsableCommand
+            if let add = Add.quick(Array(arguments)) {
+                command = add
+            } else {
+                command = try parseAsRoot(Runtime.arguments(arguments))
+            }
             try command.run()
         } catch {
             fail(error)

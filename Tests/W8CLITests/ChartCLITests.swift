@@ -41,10 +41,7 @@ import W8TestSupport
     /// draws no image works as before (a binary linked against cairo would not even start).
     @Test func withoutCairoOnlyTheImageFails() throws {
         let w8 = try sandbox()
-        let libraries = w8.root.appendingPathComponent("broken-libraries")
-        try FileManager.default.createDirectory(at: libraries, withIntermediateDirectories: true)
-        try Data("not a library\n".utf8).write(to: libraries.appendingPathComponent("libcairo.so.2"))
-        w8.environment["LD_LIBRARY_PATH"] = libraries.path
+        try w8.breakLibrary("libcairo.so.2")
         let path = w8.root.appendingPathComponent("weight.png").path
 
         let chart = try w8.run("chart", "--output", path)

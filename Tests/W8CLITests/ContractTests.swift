@@ -23,6 +23,38 @@ func object(_ any: Any) throws -> Object { try #require(any as? Object) }
         #expect(added["notified"] is NSNull)
     }
 
+    /// `w8 add WEIGHT [--json]` is made without ArgumentParser (`W8.Add.quick`); the same add spelled so that
+    /// ArgumentParser parses it (`--` before the weight) must print, store and exit the same, for good and bad
+    /// weights alike.
+    @Test(arguments: [["175"], ["175", "--json"], ["82,5kg", "--json"], ["175lb"], ["0"], ["9999"], ["1x"]])
+    func addsTypedQuicklyAreAddsParsed(arguments: [String]) throws {
+        func run(_ spelled: [String]) throws -> (W8Run, [String]) {
+            let w8 = try W8Sandbox()
+            try w8.run("add", "180", "--date", "2026-11-01")
+            try w8.run("goal", "160")
+            let run = try w8.run(["add"] + spelled)
+            let stored = try W8Sandbox.running(
+                w8,
+                through: [
+                    "sqlite3", w8.databasePath,
+                    "SELECT weight, unit, note, body_fat_percent FROM entry; SELECT type FROM achievement",
+                ])
+            return (run, stored.stdout.split(separator: "\n").map(String.init))
+        }
+        let (quick, quickRows) = try run(arguments)
+        let (parsed, parsedRows) = try run(
+            arguments.count == 2 ? ["--json", "--", arguments[0]] : ["--", arguments[0]])
+        #expect(quick.status == parsed.status)
+        #expect(quick.stderr == parsed.stderr)
+        #expect(quickRows == parsedRows)
+        // The entry's time differs by the moments the two ran: compared without it.
+        func withoutTimes(_ text: String) -> String {
+            text.replacing(/[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}[+-][0-9:]{5}|on .*[0-9]{2}:[0-9]{2}/, with: "")
+                .replacing(/"id": [0-9]+/, with: "")
+        }
+        #expect(withoutTimes(quick.stdout) == withoutTimes(parsed.stdout), "\(quick.stdout)\n\(parsed.stdout)")
+    }
+
     @Test func statusKeysAreNullWithoutAGoal() throws {
         let w8 = try W8Sandbox()
         let keys = [

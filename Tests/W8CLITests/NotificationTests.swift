@@ -97,7 +97,8 @@ import W8TestSupport
     }
 
     // Graceful degradation: recorded, not notified, one warning, exit 0, within 3 s.
-    func expectDegraded(_ w8: W8Sandbox, reason: String) throws {
+    @discardableResult
+    func expectDegraded(_ w8: W8Sandbox, reason: String) throws -> W8Run {
         try w8.run("add", "180", "--date", "2026-11-01")
         try w8.run("goal", "160")
         let result = try w8.run("add", "175", "--json")
@@ -111,6 +112,7 @@ import W8TestSupport
         let milestones = try #require(try w8.json("milestones") as? [[String: Any]])
         #expect(milestones.map { $0["notification_sent"] as? Bool } == [false])
         #expect(try #require(try w8.json("log") as? [[String: Any]]).count == 2)
+        return result
     }
 
     @Test func noSessionBus() throws {
@@ -123,6 +125,40 @@ import W8TestSupport
         try expectDegraded(try W8Sandbox(bus: bus), reason: "notification")
         let doctor = try W8Sandbox(bus: bus).run("doctor")
         #expect(doctor.stdout.contains("none reachable"))
+    }
+
+    /// libnotify is loaded only to post, close or ask the server: with a `libnotify.so.4` that cannot be loaded first
+    /// on the library path, `w8 add` still logs the entry and records the milestone, and warns in one line naming the
+    /// loader's reason; every command that posts nothing works as before (a binary linked against libnotify would
+    /// not even start), and the doctor names the cause.
+    @Test func withoutLibnotifyTheEntryIsLoggedWithOneWarning() throws {
+        let w8 = try W8Sandbox()
+        try w8.breakLibrary("libnotify.so.4")
+
+        let added = try expectDegraded(w8, reason: "libnotify cannot be loaded: ")
+        #expect(added.stderr.hasPrefix("w8: warning: notification not shown (libnotify cannot be loaded: "))
+        #expect(added.stderr.contains("libnotify.so.4"), "\(added.stderr)")
+
+        let backup = w8.root.appendingPathComponent("backup.json").path
+        // None of these posts: the goal of 100 is a new journey, and 179.6 lb is 0.5% of it.
+        for arguments in [
+            ["add", "179.6"], ["status"], ["log"], ["widget"], ["chart", "--width", "50", "--height", "12"],
+            ["milestones"], ["goal", "100"], ["drink", "250"], ["today"], ["summary"],
+            ["export", "--format", "json", "--output", backup], ["import", "--dry-run", backup], ["--version"],
+        ] {
+            let run = try w8.run(arguments)
+            #expect(run.status == 0, "w8 \(arguments.joined(separator: " ")): \(run.stderr)")
+            #expect(!run.stderr.contains("libnotify"), "w8 \(arguments.joined(separator: " ")): \(run.stderr)")
+        }
+
+        let test = try w8.run("notify-test")
+        #expect(test.status == 69)
+        #expect(test.stderrLines.count == 1, "\(test.stderr)")
+        #expect(test.stderr.hasPrefix("w8: notification not shown: libnotify cannot be loaded: "), "\(test.stderr)")
+        let doctor = try object(try w8.json("doctor"))
+        let server = try object(doctor["notification_server"] as Any)
+        #expect(server["status"] as? String == "libnotify_unavailable")
+        #expect((server["error"] as? String)?.contains("libnotify.so.4") == true)
     }
 
     @Test func hungNotificationServer() throws {

@@ -234,3 +234,33 @@ private func analysis(
         #expect(trend.forecastDate == nil)
     }
 }
+
+/// `LocalDayEnds` counts midnights in whole days between the zone's transitions: it must give what the calendar gives.
+@Suite struct LocalDayEndsTests {
+    @Test(arguments: [
+        "UTC", "Europe/Berlin", "America/New_York", "America/Santiago", "America/Havana", "Australia/Lord_Howe",
+        "Asia/Kathmandu", "Africa/Casablanca", "Pacific/Apia", "Europe/Moscow",
+    ])
+    func givesWhatTheCalendarGives(zone: String) {
+        let calendar = PinnedCalendar.gregorian(zone)
+        var random = SeededRandom.fromEnvironment("day ends in \(zone)")
+        var ends = LocalDayEnds(calendar: calendar)
+        // Moments in increasing order over 2010 to 2027 (Apia skipped a day in 2011, Moscow changed its standard
+        // offset in 2011 and 2014), gaps of minutes to weeks, and the last moments before and at a midnight.
+        var moment = calendar.date(2010, 1, 1, 0)
+        let last = calendar.date(2027, 12, 31, 0)
+        while moment < last {
+            let expected = calendar.dateInterval(of: .day, for: moment)?.end
+            #expect(ends.end(of: moment) == expected, "\(moment)")
+            if let expected, Int.random(in: 0..<4, using: &random) == 0 {
+                for edge in [expected.addingTimeInterval(-0.001), expected] {
+                    #expect(ends.end(of: edge) == calendar.dateInterval(of: .day, for: edge)?.end, "\(edge)")
+                }
+                moment = expected
+            }
+            moment +=
+                [60, 3600, 86400, 5 * 86400, 20 * 86400].randomElement(using: &random)!
+                * Double.random(in: 0.1..<1.5, using: &random)
+        }
+    }
+}

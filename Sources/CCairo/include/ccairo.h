@@ -1,6 +1,8 @@
 #pragma once
 #include <stddef.h>
 
+#include "cdynamiclibrary.h"
+
 // The part of cairo's C API that W8Chart draws with (and its tests decode PNGs with), declared here and resolved at
 // run time: `ccairo_load` dlopens libcairo.so.2 the first time a chart is drawn, so the commands that draw nothing
 // never load cairo, X11 and the libraries they pull in. The types and enum values are cairo's own (its ABI has been
@@ -90,11 +92,10 @@ typedef cairo_status_t (*cairo_write_func_t)(void *closure, const unsigned char 
     V(cairo_text_extents, (cairo_t * cr, const char *utf8, cairo_text_extents_t *extents), (cr, utf8, extents))       \
     V(cairo_show_text, (cairo_t * cr, const char *utf8), (cr, utf8))
 
-#define CCAIRO_POINTER(type, name, params, args) type(*name) params;
-#define CCAIRO_VOID_POINTER(name, params, args) void(*name) params;
+#define CDL_TABLE ccairo_functions
 /// The resolved functions; filled by `ccairo_load`.
 struct ccairo_table {
-    CCAIRO_FUNCTIONS(CCAIRO_POINTER, CCAIRO_VOID_POINTER)
+    CCAIRO_FUNCTIONS(CDL_POINTER, CDL_VOID_POINTER)
 };
 extern struct ccairo_table ccairo_functions;
 
@@ -104,8 +105,5 @@ int ccairo_load(void);
 const char *ccairo_error(void);
 
 // The wrappers: valid only after `ccairo_load` returned 0.
-#define CCAIRO_WRAPPER(type, name, params, args)                                                                      \
-    static inline type name params { return ccairo_functions.name args; }
-#define CCAIRO_VOID_WRAPPER(name, params, args)                                                                       \
-    static inline void name params { ccairo_functions.name args; }
-CCAIRO_FUNCTIONS(CCAIRO_WRAPPER, CCAIRO_VOID_WRAPPER)
+CCAIRO_FUNCTIONS(CDL_WRAPPER, CDL_VOID_WRAPPER)
+#undef CDL_TABLE

@@ -20,6 +20,7 @@ import W8TestSupport
         let span = try w8.run("add", "180", "--note", "edit-0").seconds
         var acknowledged: Set<String> = []
         var killed = 0
+        let meter = SoakMeter("adds and edits", rounds: Self.rounds, seed: random.seed)
         for round in 0..<Self.rounds {
             // A stream of adds, the last one killed.
             for i in 0..<3 {
@@ -48,10 +49,12 @@ import W8TestSupport
             let edited = log.first { $0["id"] as? Int == 1 }?["note"] as? String
             #expect(edited == old as? String || edited == "edit-\(round + 1)")
             #expect(try w8.sqlite("PRAGMA integrity_check") == "ok")
+            meter.ran(6)  // 3 adds, 2 logs and the edit
+            meter.finished(round: round, "\(killed) adds killed, \(acknowledged.count) acknowledged")
         }
-        FaultBudget.report(
-            "adds and edits: \(Self.rounds) rounds, \(killed) adds killed, \(acknowledged.count) acknowledged rows all present"
-        )
+        meter.report(
+            rows: try w8.rowCount(),
+            "\(killed) adds killed, \(acknowledged.count) acknowledged rows all present")
     }
 
     // An import killed at any moment has added all its rows or none.
@@ -63,10 +66,14 @@ import W8TestSupport
         let file = w8.root.appendingPathComponent("import.csv")
         try weighInsCSV(rows, first: -rows, spacing: 1, tag: "whole").write(to: file, atomically: true, encoding: .utf8)
         let span = try w8.run("import", file.path).seconds
-        var count = try w8.entryCount()
+        // Counted by sqlite3: the database grows to hundreds of thousands of rows, and reading them all through
+        // `w8 log --json` every round took longer than the imports.
+        var count = try w8.rowCount()
         #expect(count == rows)
+        #expect(try w8.entryCount() == rows)
         var complete = 0
         var interrupted = 0
+        let meter = SoakMeter("import", rounds: Self.rounds, seed: random.seed)
         for round in 0..<Self.rounds {
             try weighInsCSV(rows, first: round * rows, spacing: 1, tag: "import\(round)").write(
                 to: file, atomically: true, encoding: .utf8)
@@ -75,15 +82,17 @@ import W8TestSupport
             run.kill()
             _ = run.wait()
             if run.wasKilled { interrupted += 1 }
-            let now = try w8.entryCount()
+            let now = try w8.rowCount()
             #expect(now == count || now == count + rows, "partial import in round \(round): \(now - count) rows")
             if now == count + rows { complete += 1 }
             count = now
             #expect(try w8.sqlite("PRAGMA integrity_check") == "ok")
+            meter.ran()
+            meter.finished(round: round, "\(interrupted) killed, \(complete) completed, \(count) rows")
         }
-        FaultBudget.report(
-            "import: \(Self.rounds) rounds of \(rows) rows, \(interrupted) killed, \(complete) completed, \(count) rows, 0 partial"
-        )
+        meter.report(
+            rows: complete * rows,
+            "\(rows) rows a round, \(interrupted) killed, \(complete) completed, \(count) rows in the file, 0 partial")
     }
 
     // The weekly summary's run is killed at a random moment; a run three minutes later (the timer's, or the
@@ -101,6 +110,7 @@ import W8TestSupport
         var interrupted = 0
         var windowHits = 0
         let nine = try W8Sandbox.fakeClock("@2026-11-22 09:00:00")
+        let meter = SoakMeter("summary claim", rounds: rounds, seed: random.seed)
         for round in 0..<rounds {
             if round > 0, round % 40 == 0 {  // dunst keeps 100 notifications in its history
                 dunst.stop()
@@ -128,9 +138,12 @@ import W8TestSupport
             let claim = try w8.sqlite("SELECT sent FROM schedule_claim")
             #expect(claim == "1", "round \(round): after the kill \(claimState), then \(later.stdout)\(later.stderr)")
             sent += shown
+            meter.ran(round == 0 ? 4 : 3)  // the add, (the timed send,) the killed run and the later one
+            meter.finished(round: round, "\(interrupted) killed, \(windowHits) in the window")
         }
-        FaultBudget.report(
-            "summary claim: \(rounds) rounds, \(interrupted) runs killed, \(sent) summaries shown, 0 lost, "
+        meter.report(
+            rows: rounds,
+            "\(interrupted) runs killed, \(sent) summaries shown, 0 lost, "
                 + "\(windowHits) killed between shown and committed (shown twice)")
     }
 }
@@ -152,16 +165,9 @@ import W8TestSupport
         try weighInsCSV(importRows, spacing: 60, tag: "import").write(to: file, atomically: true, encoding: .utf8)
         let importer = try w8.background(["import", file.path])
         let errors = LockedList()
-        let start = Date()
+        let meter = SoakMeter("concurrency", rounds: perWriter)
         DispatchQueue.concurrentPerform(iterations: writers) { writer in
-            for i in 0..<perWriter {
-                do {
-                    let result = try w8.run("add", String(170 + i % 10), "--note", "w\(writer)-\(i)", timeout: 120)
-                    if result.status != 0 || result.stderr.contains("locked") { errors.append(result.stderr) }
-                } catch {
-                    errors.append("\(error)")
-                }
-            }
+            Self.add(perWriter, as: writer, to: w8, errors: errors, meter: meter)
         }
         let imported = importer.wait()
         #expect(imported.status == 0, "\(imported.stderr)")
@@ -172,8 +178,23 @@ import W8TestSupport
         #expect(Set(notes.filter { $0.hasPrefix("w") }).count == writers * perWriter)
         #expect(try w8.sqlite("PRAGMA integrity_check") == "ok")
         #expect(daemon.stop() == 0)
-        FaultBudget.report(
-            "concurrency: \(writers) writers x \(perWriter) adds + \(importRows)-row import + daemon, "
-                + "\(notes.count) rows, 0 errors, \(Int(Date().timeIntervalSince(start))) s")
+        meter.report(
+            rows: notes.count,
+            "\(writers) writers x \(perWriter) adds + \(importRows)-row import + daemon, 0 errors")
+    }
+
+    /// One writer: `count` adds noted `w<writer>-<i>`, each error kept.
+    static func add(_ count: Int, as writer: Int, to w8: W8Sandbox, errors: LockedList, meter: SoakMeter) {
+        for i in 0..<count {
+            do {
+                let result = try w8.run("add", String(170 + i % 10), "--note", "w\(writer)-\(i)", timeout: 120)
+                if result.status != 0 || result.stderr.contains("locked") { errors.append(result.stderr) }
+            } catch {
+                errors.append("\(error)")
+            }
+            meter.ran()
+            // A round is one add by every writer; the first writer reports.
+            if writer == 0 { meter.finished(round: i, "\(meter.executions) adds, \(errors.items.count) errors") }
+        }
     }
 }

@@ -145,7 +145,12 @@ public struct EventRunner: Sendable {
         let outcome: FireOutcome
         switch occurrence.kind {
         case .weeklySummary:
-            outcome = post(try summaryNotification(at: now))
+            // A run killed after the server showed the summary and before "sent" was committed leaves the claim
+            // unsent, and a later run posts it again: tagged with its week, that post replaces the one still on
+            // screen rather than showing a second.
+            var notification = try summaryNotification(at: now)
+            notification.replaceTag = DesktopNotification.summaryTag(occurrence: occurrence.key)
+            outcome = post(notification)
         case .weighIn:
             outcome = try loggedToday(now) ? .skipped("a weight is already logged today") : postReminder(.weighIn, now)
         case .streak:

@@ -32,6 +32,11 @@ import W8TestSupport
         #expect(sink.posted.count == 1)
         #expect(sink.posted.first?.imagePath == "/tmp/summary.png")
         #expect(try store.database.claims().map(\.sent) == [true])
+        // Tagged with its week, so that a post again after a crash replaces it on screen; `w8 summary --send`
+        // outside the schedule carries no tag.
+        #expect(sink.posted.first?.replaceTag == "w8trackr-summary-2026-11-22")
+        _ = try runner().sendSummary(at: sunday)
+        #expect(sink.posted.last?.replaceTag == nil)
     }
 
     @Test("A summary that could not be shown is unclaimed, so the next run sends it")

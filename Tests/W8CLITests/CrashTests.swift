@@ -199,9 +199,16 @@ import W8TestSupport
         let importer = try w8.background(["import", file.path])
         let errors = LockedList()
         let meter = SoakMeter("concurrency", rounds: perWriter)
-        DispatchQueue.concurrentPerform(iterations: writers) { writer in
-            Self.add(perWriter, as: writer, to: w8, errors: errors, meter: meter)
+        // A thread each, all at once: DispatchQueue.concurrentPerform runs only as many as there are cores (2 here).
+        let group = DispatchGroup()
+        for writer in 0..<writers {
+            group.enter()
+            Thread {
+                defer { group.leave() }
+                Self.add(perWriter, as: writer, to: w8, errors: errors, meter: meter)
+            }.start()
         }
+        group.wait()
         let imported = importer.wait()
         #expect(imported.status == 0, "\(imported.stderr)")
         #expect(errors.items.isEmpty, "\(errors.items.prefix(3))")

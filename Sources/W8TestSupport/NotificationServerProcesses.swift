@@ -50,13 +50,26 @@ public final class TemporaryDirectory: Sendable {
     public var path: String { url.path }
 
     public init(prefix: String = "w8-test", owner: SessionUser = .current) throws {
-        let name = "\(prefix)-\(UUID().uuidString.prefix(8).lowercased())"
-        url = URL(fileURLWithPath: "/tmp").appendingPathComponent(name)
+        url = try Self.create(prefix: prefix)
         self.owner = owner
-        try FileManager.default.createDirectory(
-            at: url, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
         LeftBehind.shared.add(url)
         try owner.own(url)
+    }
+
+    /// Makes `/tmp/prefix-` and 8 random hex digits, drawing again while the name is taken: test runs that were
+    /// killed leave theirs behind (4,000 `w8-bg-` ones on this machine), and a soak run met one of them.
+    static func create(prefix: String) throws -> URL {
+        while true {
+            let url = URL(fileURLWithPath: "/tmp").appendingPathComponent(
+                "\(prefix)-\(UUID().uuidString.prefix(8).lowercased())")
+            do {
+                try FileManager.default.createDirectory(
+                    at: url, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+                return url
+            } catch CocoaError.fileWriteFileExists {
+                continue
+            }
+        }
     }
 
     /// The path of `component` inside it.

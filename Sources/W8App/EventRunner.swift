@@ -128,9 +128,15 @@ public struct EventRunner: Sendable {
             return nil
         }
         let outcome = try fire(due, at: now)
-        if case .failed = outcome {
+        switch outcome {
+        case .failed:
             try database.unclaim(due.key)
-        } else {
+        case .alreadyClaimed where try database.unsentClaim(due.key) != nil:
+            // Claimed by a run that has not sent it: one posting right now, or one killed before it could. Not
+            // remembered as run, so that a run after `AppDatabase.abandonedClaim` takes the claim over; remembered,
+            // the summary of a run killed before posting was lost to every run in the next 2 minutes.
+            break
+        default:
             try database.setLastRun("summary", now)
         }
         return (due, outcome)

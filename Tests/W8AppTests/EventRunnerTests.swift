@@ -51,6 +51,22 @@ import W8TestSupport
         #expect(retried?.1 == .sent(1))
     }
 
+    @Test("A summary claimed by a run that died before posting is sent by the first run after the claim is abandoned")
+    func summaryOfAKilledRunIsNotLost() throws {
+        let sunday = calendar.date(2026, 11, 22, 9)
+        try store.database.setLastRun("summary", sunday.addingTimeInterval(-7 * 86400))
+        let key = try #require(runner().schedule.latest(.weeklySummary, atOrBefore: sunday)).key
+        #expect(try store.database.claim(key, at: sunday))  // the run that is killed before it posts
+
+        let soon = try runner().sendSummaryIfDue(at: sunday.addingTimeInterval(30))
+        let later = try runner().sendSummaryIfDue(at: sunday.addingTimeInterval(AppDatabase.abandonedClaim + 1))
+
+        #expect(soon?.1 == .alreadyClaimed)
+        #expect(later?.1 == .sent(1))
+        #expect(sink.posted.count == 1)
+        #expect(try store.database.claims().map(\.sent) == [true])
+    }
+
     @Test("The weigh-in reminder is skipped once a weight is logged that local day")
     func weighInSkippedAfterLogging() throws {
         let runner = runner(weighInSettings())

@@ -181,6 +181,28 @@ import W8TestSupport
     }
 }
 
+extension CLICrashTests {
+    // A run killed after its claim and before posting, and a run 30 s later (the daemon restarted by systemd after
+    // 10 s, say) that finds the claim still held: the summary is not lost, the timer's run 3 minutes later sends it.
+    @Test func summaryClaimedByARunKilledBeforePostingIsSentLater() throws {
+        let (dunst, w8) = try W8Sandbox.onNewDunst()
+        defer { dunst.stop() }
+        try w8.run("add", "180", "--date", "2026-11-18")
+        // What the kill leaves: the claim (stored in UTC), unsent, and no last run.
+        _ = try w8.sqlite(
+            "INSERT INTO schedule_claim (occurrence, claimed_at, sent) "
+                + "VALUES ('summary@2026-11-22T09:00', '2026-11-22 08:00:00.000', 0)")
+        let soon = try w8.run(clock: "@2026-11-22 09:00:30", ["summary", "--send", "--if-due"])
+        #expect(soon.status == 0, "\(soon.stderr)")
+        #expect(soon.stdout.contains("already sent by another run"), "\(soon.stdout)")
+        #expect(try dunst.onScreenCount() == 0)
+        let later = try w8.run(clock: "@2026-11-22 09:03:00", ["summary", "--send", "--if-due"])
+        #expect(later.status == 0, "\(later.stderr)")
+        #expect(try w8.sqlite("SELECT sent FROM schedule_claim") == "1", "\(later.stdout)")
+        #expect(try dunst.history().map(\.summary).filter { $0.hasPrefix("Your week") }.count == 1)
+    }
+}
+
 /// 8 writers adding at once while the daemon runs and an import holds its write transaction: every add lands,
 /// and none reports "database is locked". `make test` has each writer add 12 (the 2-core CI runs 8 processes at
 /// once); `make soak` 200.

@@ -114,14 +114,18 @@ test: deps
 	$(MAKE) packaging-test
 
 # The fault tests' long run: 200 rounds of kill -9 during adds, edits, an import and the summary's claim, and
-# 8 writers x 200 adds beside the daemon and a 60,000-row import (`make test` runs 20 rounds and 8 x 12). Prints the
-# figures: rounds, rows, seconds, and the seeds (W8_SEED=N repeats a run).
+# 8 writers x 200 adds beside the daemon and a 60,000-row import (`make test` runs 20 rounds and 8 x 12). Shows a
+# progress line every 10 rounds as it goes (the tests write them to stderr; everything is also in .build/soak.log),
+# then the figures: rounds, rows, seconds, w8 runs and rows per second, and the seeds (W8_SEED=N repeats a run).
 soak: deps
 	$(SWIFT) build --build-tests
-	@start=$$(date +%s); status=0; \
-	W8_SOAK=1 $(SWIFT) test --skip-build --filter 'CLICrashTests|CLIConcurrencyTests' > .build/soak.log 2>&1 \
-		|| status=$$?; \
-	grep -E 'soak figures|: seed |✘' .build/soak.log; \
+	@start=$$(date +%s); : > .build/soak.log; \
+	W8_SOAK=1 W8_SOAK_LOG=$(CURDIR)/.build/soak.log \
+		$(SWIFT) test --skip-build --filter 'CLICrashTests|CLIConcurrencyTests' >> .build/soak.log 2>&1 & test=$$!; \
+	tail -n +1 -f --pid=$$test .build/soak.log | grep --line-buffered -E 'soak progress|✘'; \
+	wait $$test; status=$$?; \
+	echo "soak figures (rounds, rows, seconds, w8 runs and rows per second, seed):"; \
+	grep -E 'soak figures|: seed ' .build/soak.log; \
 	echo "soak: $$(( $$(date +%s) - start )) s in all, exit $$status; the log is .build/soak.log"; exit $$status
 
 packaging-test: deb

@@ -128,9 +128,15 @@ public struct EventRunner: Sendable {
             return nil
         }
         let outcome = try fire(due, at: now)
-        if case .failed = outcome {
+        switch outcome {
+        case .failed:
             try database.unclaim(due.key)
-        } else {
+        case .alreadyClaimed where try database.unsentClaim(due.key) != nil:
+            // Claimed by a run that has not sent it: one posting right now, or one killed before it could. Not
+            // remembered as run, so that a run after `AppDatabase.abandonedClaim` takes the claim over; remembered,
+            // the summary of a run killed before posting was lost to every run in the next 2 minutes.
+            break
+        default:
             try database.setLastRun("summary", now)
         }
         return (due, outcome)
@@ -145,7 +151,12 @@ public struct EventRunner: Sendable {
         let outcome: FireOutcome
         switch occurrence.kind {
         case .weeklySummary:
-            outcome = post(try summaryNotification(at: now))
+            // A run killed after the server showed the summary and before "sent" was committed leaves the claim
+            // unsent, and a later run posts it again: tagged with its week, that post replaces the one still on
+            // screen rather than showing a second.
+            var notification = try summaryNotification(at: now)
+            notification.replaceTag = DesktopNotification.summaryTag(occurrence: occurrence.key)
+            outcome = post(notification)
         case .weighIn:
             outcome = try loggedToday(now) ? .skipped("a weight is already logged today") : postReminder(.weighIn, now)
         case .streak:

@@ -45,6 +45,11 @@ public struct DesktopNotification: Sendable, Equatable {
     public var imagePath: String?
     /// Buttons, shown where the server advertises the `actions` capability; a press reaches the sink's handler.
     public var actions: [NotificationAction]
+    /// A tag for servers that replace a notification still on screen (or waiting) with a later one of the same tag
+    /// instead of showing both: sent as the `x-dunst-stack-tag` (dunst) and `x-canonical-private-synchronous`
+    /// (dunst, notify-osd) hints. Unlike `replacesID`, it needs no server id, so a run that died before it could
+    /// record one still replaces what it showed.
+    public var replaceTag: String?
 
     public static let appName = "W8Trackr"
     public static let iconName = "w8trackr"
@@ -54,7 +59,7 @@ public struct DesktopNotification: Sendable, Equatable {
         key: String, title: String, body: String, urgency: NotificationUrgency = .normal,
         category: NotificationCategory, icon: String = DesktopNotification.iconName,
         expiry: NotificationExpiry = .serverDefault, replacesID: UInt32? = nil, imagePath: String? = nil,
-        actions: [NotificationAction] = []
+        actions: [NotificationAction] = [], replaceTag: String? = nil
     ) {
         self.key = key
         self.title = title
@@ -66,6 +71,17 @@ public struct DesktopNotification: Sendable, Equatable {
         self.replacesID = replacesID
         self.imagePath = imagePath
         self.actions = actions
+        self.replaceTag = replaceTag
+    }
+
+    /// The hints that carry `replaceTag`.
+    public static let replaceTagHints = ["x-dunst-stack-tag", "x-canonical-private-synchronous"]
+
+    /// The tag of the weekly summary of the scheduled occurrence `key` (`summary@2026-11-22T09:00`):
+    /// `w8trackr-summary-2026-11-22`, one a week.
+    public static func summaryTag(occurrence key: String) -> String {
+        let day = key.split(separator: "@", maxSplits: 1).last?.split(separator: "T").first ?? Substring(key)
+        return "w8trackr-summary-\(day)"
     }
 
     /// The freedesktop/HIG limits for a readable notification (`001_*`).

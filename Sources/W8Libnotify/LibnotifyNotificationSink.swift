@@ -66,6 +66,11 @@ public final class LibnotifyNotificationSink: NotificationSink {
             notify_notification_set_timeout(handle, Self.timeout(notification.expiry))
             notify_notification_set_hint(
                 handle, "desktop-entry", g_variant_new_string(DesktopNotification.desktopEntry))
+            for hint in DesktopNotification.replaceTagHints {
+                if let tag = notification.replaceTag {
+                    notify_notification_set_hint(handle, hint, g_variant_new_string(tag))
+                }
+            }
             if let imagePath = notification.imagePath, context.serverShowsImages() {
                 notify_notification_set_hint(handle, "image-path", g_variant_new_string(imagePath))
             }

@@ -37,6 +37,15 @@ extension AppDatabase {
         }
     }
 
+    /// When the occurrence was claimed, if it is claimed and not sent: a run may be posting it now, or have died
+    /// before it could.
+    public func unsentClaim(_ key: String) throws -> Date? {
+        try readChecked { db in
+            try Date.fetchOne(
+                db, sql: "SELECT claimed_at FROM schedule_claim WHERE occurrence = ? AND sent = 0", arguments: [key])
+        }
+    }
+
     /// Claimed occurrences and whether each was sent, for tests and `w8 schedule`.
     public func claims() throws -> [(key: String, sent: Bool)] {
         try readChecked { db in

@@ -376,11 +376,18 @@ public final class DunstSession {
     }
 
     /// The number of notifications on screen now (`dunstctl count displayed`).
-    public func displayedCount() throws -> Int {
-        let output = try runCommand(dunstctl, ["count", "displayed"], environment: environment)
+    public func displayedCount() throws -> Int { try count("displayed") }
+
+    /// The notifications on screen or waiting for room there (`dunstctl count displayed` and `count waiting`),
+    /// read without closing any, unlike `history()`.
+    public func onScreenCount() throws -> Int { try count("displayed") + count("waiting") }
+
+    /// `dunstctl count queue`: displayed, waiting or history.
+    func count(_ queue: String) throws -> Int {
+        let output = try runCommand(dunstctl, ["count", queue], environment: environment)
         guard output.status == 0, let count = Int(output.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) else {
             throw NotificationServerFixtureError.unreadableOutput(
-                "dunstctl count displayed", output: output.stdout + output.stderr)
+                "dunstctl count \(queue)", output: output.stdout + output.stderr)
         }
         return count
     }

@@ -50,13 +50,26 @@ public final class TemporaryDirectory: Sendable {
     public var path: String { url.path }
 
     public init(prefix: String = "w8-test", owner: SessionUser = .current) throws {
-        let name = "\(prefix)-\(UUID().uuidString.prefix(8).lowercased())"
-        url = URL(fileURLWithPath: "/tmp").appendingPathComponent(name)
+        url = try Self.create(prefix: prefix)
         self.owner = owner
-        try FileManager.default.createDirectory(
-            at: url, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
         LeftBehind.shared.add(url)
         try owner.own(url)
+    }
+
+    /// Makes `/tmp/prefix-` and 8 random hex digits, drawing again while the name is taken: test runs that were
+    /// killed leave theirs behind (4,000 `w8-bg-` ones on this machine), and a soak run met one of them.
+    static func create(prefix: String) throws -> URL {
+        while true {
+            let url = URL(fileURLWithPath: "/tmp").appendingPathComponent(
+                "\(prefix)-\(UUID().uuidString.prefix(8).lowercased())")
+            do {
+                try FileManager.default.createDirectory(
+                    at: url, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+                return url
+            } catch CocoaError.fileWriteFileExists {
+                continue
+            }
+        }
     }
 
     /// The path of `component` inside it.
@@ -365,4 +378,16 @@ func launchWithEmptySignalMask(_ process: Process) throws {
     thread.start()
     outcome.done.wait()
     if let error = outcome.error.withLock({ $0 }) { throw error }
+    closeParentCopies(of: process)
+}
+
+/// Closes the test process's copies of the files a child writes its output to, once the child runs with its own.
+/// Foundation keeps them open as long as the `Process` object lives, and those outlived their runs: descriptors
+/// grew by about 15 a second, and a soak run crashed in `Process.run()` with more than 1,300 open.
+func closeParentCopies(of process: Process) {
+    let shared = [FileHandle.nullDevice, FileHandle.standardOutput, FileHandle.standardError]
+    for case let handle as FileHandle in [process.standardOutput, process.standardError]
+    where !shared.contains(where: { $0 === handle }) {
+        try? handle.close()
+    }
 }

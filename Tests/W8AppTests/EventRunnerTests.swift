@@ -32,6 +32,11 @@ import W8TestSupport
         #expect(sink.posted.count == 1)
         #expect(sink.posted.first?.imagePath == "/tmp/summary.png")
         #expect(try store.database.claims().map(\.sent) == [true])
+        // Tagged with its week, so that a post again after a crash replaces it on screen; `w8 summary --send`
+        // outside the schedule carries no tag.
+        #expect(sink.posted.first?.replaceTag == "w8trackr-summary-2026-11-22")
+        _ = try runner().sendSummary(at: sunday)
+        #expect(sink.posted.last?.replaceTag == nil)
     }
 
     @Test("A summary that could not be shown is unclaimed, so the next run sends it")
@@ -44,6 +49,22 @@ import W8TestSupport
 
         #expect(failed.map { "\($0.1)" }?.hasPrefix("not shown") == true)
         #expect(retried?.1 == .sent(1))
+    }
+
+    @Test("A summary claimed by a run that died before posting is sent by the first run after the claim is abandoned")
+    func summaryOfAKilledRunIsNotLost() throws {
+        let sunday = calendar.date(2026, 11, 22, 9)
+        try store.database.setLastRun("summary", sunday.addingTimeInterval(-7 * 86400))
+        let key = try #require(runner().schedule.latest(.weeklySummary, atOrBefore: sunday)).key
+        #expect(try store.database.claim(key, at: sunday))  // the run that is killed before it posts
+
+        let soon = try runner().sendSummaryIfDue(at: sunday.addingTimeInterval(30))
+        let later = try runner().sendSummaryIfDue(at: sunday.addingTimeInterval(AppDatabase.abandonedClaim + 1))
+
+        #expect(soon?.1 == .alreadyClaimed)
+        #expect(later?.1 == .sent(1))
+        #expect(sink.posted.count == 1)
+        #expect(try store.database.claims().map(\.sent) == [true])
     }
 
     @Test("The weigh-in reminder is skipped once a weight is logged that local day")

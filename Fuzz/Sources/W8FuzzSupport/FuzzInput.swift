@@ -46,6 +46,23 @@ public struct FuzzInput {
     }
 }
 
+extension FuzzInput {
+    /// The size of the pieces that streaming readers are fed, picked by the selector byte: 1 to 7 bytes.
+    public var chunk: Int { 1 + Int(selector) % 7 }
+
+    /// What `read` makes of the bytes fed whole and fed `chunk` bytes at a time, for the streaming readers
+    /// (CSV, backup) that promise the two are the same; `read` gets the pieces in order.
+    public func wholeAndInPieces<Result>(_ read: ([ArraySlice<UInt8>]) -> Result) -> (whole: Result, pieces: Result) {
+        let bytes = Array(self.bytes)
+        return (read(Self.pieces(of: bytes, size: max(bytes.count, 1))), read(Self.pieces(of: bytes, size: chunk)))
+    }
+
+    /// `bytes` cut into pieces of `size` bytes, the last one shorter; none for no bytes.
+    public static func pieces(of bytes: [UInt8], size: Int) -> [ArraySlice<UInt8>] {
+        stride(from: 0, to: bytes.count, by: size).map { bytes[$0..<min($0 + size, bytes.count)] }
+    }
+}
+
 /// Stops the run with `message` when a parser's promise is broken; libFuzzer records the input as a crash.
 public func fuzzCheck(_ condition: Bool, _ message: @autoclosure () -> String) {
     if !condition { fatalError("fuzz check failed: \(message())") }

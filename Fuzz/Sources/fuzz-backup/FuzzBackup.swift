@@ -11,10 +11,8 @@ import W8FuzzSupport
 
 func fuzzBackup(_ data: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
     let input = FuzzInput(data, count)
-    let bytes = Array(input.bytes)
-    let chunk = 1 + Int(input.selector) % 7
-    let whole = read(bytes, chunk: max(bytes.count, 1), input: input)
-    let chunked = read(bytes, chunk: chunk, input: input)
+    let chunk = input.chunk
+    let (whole, chunked) = input.wholeAndInPieces { read($0, input: input) }
     // A broken backup is refused either way, but which fault is named first may differ: fed whole, the scanner finds
     // bad JSON before any member is checked; in pieces, a member before it may be refused first.
     let bothRefused = whole.hasPrefix("error: ") && chunked.hasPrefix("error: ")
@@ -25,14 +23,14 @@ func fuzzBackup(_ data: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
     return 0
 }
 
-/// A summary of what the stream read from `bytes` fed `chunk` bytes at a time (each entry, then the rest), or the
-/// error's message; every accepted entry is checked to be in range on the way.
-func read(_ bytes: [UInt8], chunk: Int, input: FuzzInput) -> String {
+/// A summary of what the stream read from `pieces` fed in order (each entry, then the rest), or the error's
+/// message; every accepted entry is checked to be in range on the way.
+func read(_ pieces: [ArraySlice<UInt8>], input: FuzzInput) -> String {
     var stream = BackupStream(options: input.options())
     var rows: [ImportRow] = []
     do {
-        for start in stride(from: 0, to: bytes.count, by: chunk) {
-            rows += try stream.feed(Array(bytes[start..<min(start + chunk, bytes.count)]))
+        for piece in pieces {
+            rows += try stream.feed(Array(piece))
         }
         let backup = try stream.finish()
         for case .entry(_, let entry) in rows {

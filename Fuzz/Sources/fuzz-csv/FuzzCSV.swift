@@ -10,9 +10,8 @@ import W8FuzzSupport
 func fuzzCSV(_ data: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
     let input = FuzzInput(data, count)
     let bytes = Array(input.bytes)
-    let chunk = 1 + Int(input.selector) % 7
-    let whole = importRows(bytes, chunk: max(bytes.count, 1), input: input)
-    let chunked = importRows(bytes, chunk: chunk, input: input)
+    let chunk = input.chunk
+    let (whole, chunked) = input.wholeAndInPieces { importRows($0, input: input) }
     fuzzCheck(whole == chunked, "rows differ when fed \(chunk) bytes at a time: \(whole) vs \(chunked)")
 
     for (separator, comment) in [(UInt8(ascii: ","), UInt8?.none), (UInt8(ascii: ";"), UInt8(ascii: "#"))] {
@@ -20,8 +19,8 @@ func fuzzCSV(_ data: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
         let records = reader.feed(bytes) + reader.finish()
         var split = CSVReader(separator: separator, comment: comment)
         var pieces: [CSVRecord] = []
-        for start in stride(from: 0, to: bytes.count, by: chunk) {
-            pieces += split.feed(bytes[start..<min(start + chunk, bytes.count)])
+        for piece in FuzzInput.pieces(of: bytes, size: chunk) {
+            pieces += split.feed(piece)
         }
         pieces += split.finish()
         fuzzCheck(records == pieces, "CSV records differ when fed \(chunk) bytes at a time")
@@ -29,13 +28,13 @@ func fuzzCSV(_ data: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
     return 0
 }
 
-/// The import's rows for `bytes` fed `chunk` bytes at a time, with the format detected; or the error's message.
-func importRows(_ bytes: [UInt8], chunk: Int, input: FuzzInput) -> String {
+/// The import's rows for `pieces` fed in order, with the format detected; or the error's message.
+func importRows(_ pieces: [ArraySlice<UInt8>], input: FuzzInput) -> String {
     var reader = DelimitedImport(format: nil, options: input.options())
     var rows: [ImportRow] = []
     do {
-        for start in stride(from: 0, to: bytes.count, by: chunk) {
-            rows += try reader.feed(bytes[start..<min(start + chunk, bytes.count)])
+        for piece in pieces {
+            rows += try reader.feed(piece)
         }
         rows += try reader.finish()
     } catch {

@@ -13,41 +13,58 @@ public struct DateFormatting: Sendable {
     }
 
     /// `2026-11-21T08:03:00+01:00`, or `2026-11-21T08:03:00.250+01:00` when the date has milliseconds: what an
-    /// export writes, so that it reads back as the same stored moment. Built from calendar fields rather than a
-    /// DateFormatter, which costs too much per row of a long export.
+    /// export writes, so that it reads back as the same stored moment.
     public func timestamp(_ date: Date) -> String {
         let milliseconds = (date.timeIntervalSince1970 * 1000).rounded()
         let seconds = (milliseconds / 1000).rounded(.down)
-        let whole = Date(timeIntervalSince1970: seconds)
-        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: whole)
-        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        var text = "\(c.year!)-\(two(c.month!))-\(two(c.day!))T\(two(c.hour!)):\(two(c.minute!)):\(two(c.second!))"
         let fraction = Int(milliseconds - seconds * 1000)
-        if fraction != 0 { text += "." + String(String(fraction + 1000).dropFirst()) }
-        let offset = timeZone.secondsFromGMT(for: whole)
-        return text + (offset < 0 ? "-" : "+") + two(abs(offset) / 3600) + ":" + two(abs(offset) % 3600 / 60)
+        return stamp(Date(timeIntervalSince1970: seconds), fraction: fraction == 0 ? "" : "." + padded(fraction, 3))
     }
 
-    /// `2026-11-21T08:03:00+01:00`; `+00:00` rather than `Z` so every date carries a numeric offset.
-    public func iso8601(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = timeZone
-        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ssxxx"
-        return formatter.string(from: date)
-    }
+    /// `2026-11-21T08:03:00+01:00`; `+00:00` rather than `Z` so every date carries a numeric offset. As ICU does,
+    /// the date is rounded to the millisecond and the seconds then truncated.
+    public func iso8601(_ date: Date) -> String { stamp(Self.wholeSecond(date), fraction: "") }
 
     /// `Sat 21 Nov 2026 08:03`, for the terminal.
-    public func short(_ date: Date) -> String { format(date, "EEE d MMM yyyy HH:mm") }
+    public func short(_ date: Date) -> String {
+        let c = fields(date)
+        return day(c) + " " + padded(c.hour!, 2) + ":" + padded(c.minute!, 2)
+    }
 
     /// `Sat 21 Nov 2026`, for a day such as a forecast.
-    public func day(_ date: Date) -> String { format(date, "EEE d MMM yyyy") }
+    public func day(_ date: Date) -> String { day(fields(date)) }
 
-    private func format(_ date: Date, _ pattern: String) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = timeZone
-        formatter.dateFormat = pattern
-        return formatter.string(from: date)
+    // These are built from calendar fields, as ICU's `en_US_POSIX` patterns `EEE d MMM yyyy HH:mm` and
+    // `yyyy-MM-dd'T'HH:mm:ssxxx` write them (DateFormattingTests compares them with a DateFormatter): creating a
+    // DateFormatter costs a millisecond, which `w8 add` paid for its one line and `w8 log` for every row.
+
+    private static let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+    private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+    private func fields(_ date: Date) -> DateComponents {
+        calendar.dateComponents([.year, .month, .day, .hour, .minute, .second, .weekday], from: Self.wholeSecond(date))
+    }
+
+    /// ICU's reading of a date: rounded to the millisecond, then to the second below.
+    private static func wholeSecond(_ date: Date) -> Date {
+        Date(timeIntervalSince1970: ((date.timeIntervalSince1970 * 1000).rounded() / 1000).rounded(.down))
+    }
+
+    private func day(_ c: DateComponents) -> String {
+        "\(Self.weekdays[c.weekday! - 1]) \(c.day!) \(Self.months[c.month! - 1]) \(padded(c.year!, 4))"
+    }
+
+    private func stamp(_ whole: Date, fraction: String) -> String {
+        let c = fields(whole)
+        let offset = timeZone.secondsFromGMT(for: whole)
+        return padded(c.year!, 4) + "-" + padded(c.month!, 2) + "-" + padded(c.day!, 2) + "T" + padded(c.hour!, 2)
+            + ":" + padded(c.minute!, 2) + ":" + padded(c.second!, 2) + fraction + (offset < 0 ? "-" : "+")
+            + padded(abs(offset) / 3600, 2) + ":" + padded(abs(offset) % 3600 / 60, 2)
+    }
+
+    /// `n` with leading zeros to `width` digits.
+    private func padded(_ n: Int, _ width: Int) -> String {
+        let digits = String(n)
+        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import W8Core
 
 /// What an evaluation needs from outside: the moment, the person's calendar and their settings.
@@ -53,31 +54,51 @@ public struct AppDatabase: Sendable {
         return try PrivateFiles.withLock(path + ".lock") {
             try PrivateFiles.ensureFile(path)
             do {
-                // Look before opening for writing: a pool writes to an empty WAL when it opens.
-                var probe = Configuration()
-                probe.readonly = true
-                probe.busyMode = .timeout(30)
-                let reader = try DatabaseQueue(path: path, configuration: probe)
-                let (superseded, current) = try reader.read {
-                    (try migrator.hasBeenSuperseded($0), try migrator.hasCompletedMigrations($0))
-                }
-                if superseded { throw StoreError.newerSchema(path: path) }
-                // A migration writes: it waits for the same check as any other write.
-                if verify || !current, let damage = try reader.read(AppDatabase.damage) {
-                    throw StoreError.damaged(path: path, detail: damage)
-                }
+                // One connection for the whole command. A pool's reader connections are not worth their cost to a
+                // process that runs one command, and a pool writes to an empty WAL when it opens, with two fsyncs.
                 var config = Configuration()
                 config.busyMode = .timeout(30)
-                let pool = try DatabasePool(path: path, configuration: config)
+                config.prepareDatabase { db in
+                    // Keep the WAL and its index when closing, the WAL checkpointed and truncated to nothing (the
+                    // database file alone holds everything): the next process finds both, and on a full disk it can
+                    // still read, where a new index file would first have to grow to 32 KiB.
+                    var persist: Int32 = 1
+                    _ = sqlite3_file_control(db.sqliteConnection, nil, SQLITE_FCNTL_PERSIST_WAL, &persist)
+                    try db.execute(sql: "PRAGMA journal_size_limit = 0")
+                }
+                let queue = try DatabaseQueue(path: path, configuration: config)
+                // Look before writing: nothing is written to a newer schema's file, or a damaged one.
+                let (superseded, current) = try queue.read(AppDatabase.schemaState)
+                if superseded { throw StoreError.newerSchema(path: path) }
+                // A migration writes: it waits for the same check as any other write.
+                if verify || !current, let damage = try queue.read(AppDatabase.damage) {
+                    throw StoreError.damaged(path: path, detail: damage)
+                }
+                try queue.writeWithoutTransaction { db in
+                    // WAL (kept in the file once set): readers and the writer of other processes do not block each
+                    // other. FULL makes every commit durable (GRDB leaves the default otherwise).
+                    if !current { _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") }
+                    try db.execute(sql: "PRAGMA synchronous = FULL")
+                }
                 // A schema that is current needs no migrator: it would only read the same table again, in a write.
-                if !current { try migrator.migrate(pool) }
-                // GRDB sets synchronous=NORMAL after prepareDatabase; FULL makes every commit durable.
-                try pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = FULL") }
-                return AppDatabase(writer: pool, path: path, keepAlive: reader)
+                if !current { try migrator.migrate(queue) }
+                return AppDatabase(writer: queue, path: path, keepAlive: queue)
             } catch let error as DatabaseError {
                 throw StoreError(error, path: path)
             }
         }
+    }
+
+    /// Whether the file holds migrations this version does not know (a newer w8 wrote it), and whether it holds all
+    /// of this version's: the migrator's `hasBeenSuperseded` and `hasCompletedMigrations`, with two plain queries
+    /// (the migrator reads the schema through GRDB's introspection first, a tenth of `w8 add`).
+    static func schemaState(_ db: Database) throws -> (superseded: Bool, current: Bool) {
+        let hasTable = try Bool.fetchOne(
+            db, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'grdb_migrations')")
+        guard hasTable == true else { return (false, false) }
+        let applied = Set(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations"))
+        let known = Set(migrator.migrations)
+        return (!applied.isSubset(of: known), known.isSubset(of: applied))
     }
 
     /// What `PRAGMA quick_check` finds wrong with the file, or nil when it is sound. It reads every page
@@ -190,10 +211,9 @@ public struct AppDatabase: Sendable {
     /// Records a weigh-in and evaluates the milestones, in one transaction.
     public func addEntry(_ entry: WeightEntry, context: EvaluationContext) throws -> RecordedChange {
         try write { db in
-            var record = EntryRecord(entry, createdAt: context.now)
-            record.id = nil
-            try record.insert(db)
-            return try evaluate(db, context: context, rearm: true, entry: record.entry)
+            var added = entry
+            added.id = try EntryRecord.insert(entry, createdAt: context.now, db)
+            return try evaluate(db, context: context, rearm: true, entry: added)
         }
     }
 
@@ -291,7 +311,8 @@ public struct AppDatabase: Sendable {
     /// The server id of the notification last shown for `key`, if it is still recorded.
     public func notificationID(forKey key: String) throws -> UInt32? {
         try read { db in
-            try NotificationSlotRecord.fetchOne(db, key: key).map { UInt32(truncatingIfNeeded: $0.serverId) }
+            try Int64.fetchOne(db, sql: "SELECT server_id FROM notification_slot WHERE key = ?", arguments: [key])
+                .map { UInt32(truncatingIfNeeded: $0) }
         }
     }
 
@@ -307,20 +328,19 @@ public struct AppDatabase: Sendable {
 
     // MARK: Internals
 
+    /// Read with SQL and by column position, as everything on `w8 add`'s path: GRDB's query interface and
+    /// Codable records instantiate generic types at run time, and the Swift runtime scans every conformance record
+    /// of the binary for each one, the first time in a process (a fifth of `w8 add`'s CPU time).
     private func snapshot(_ db: Database, unit: WeightUnit) throws -> ProgressSnapshot {
-        let current = try EntryRecord.order(EntryRecord.newestFirst).fetchOne(db)?.entry
-        let goal = try GoalRecord.fetchOne(db)?.goal
+        let current = try EntryRecord.one(db, "ORDER BY date DESC, id DESC")
+        let goal = try GoalRecord.current(db)
         var start: WeightEntry?
         if let goal {
             // Dates are compared as the text GRDB stores (`StorageDate`), without GRDB's DateFormatter.
             let t = StorageDate.text(goal.journeyStartedAt)
-            let before = try EntryRecord.filter(EntryRecord.Columns.date <= t).order(EntryRecord.newestFirst).fetchOne(
-                db)
-            let after =
-                before == nil
-                ? try EntryRecord.filter(EntryRecord.Columns.date > t)
-                    .order(EntryRecord.Columns.date, EntryRecord.Columns.id).fetchOne(db) : nil
-            start = Goal.startEntry(latestAtOrBefore: before?.entry, firstAfter: after?.entry)
+            let before = try EntryRecord.one(db, "WHERE date <= ? ORDER BY date DESC, id DESC", [t])
+            let after = before == nil ? try EntryRecord.one(db, "WHERE date > ? ORDER BY date, id", [t]) : nil
+            start = Goal.startEntry(latestAtOrBefore: before, firstAfter: after)
         }
         return ProgressSnapshot(unit: unit, current: current, start: start, goal: goal)
     }
@@ -337,36 +357,38 @@ public struct AppDatabase: Sendable {
         {
             achievedAt = current
         }
-        let achieved = Set(try MilestoneStateRecord.fetchAll(db).map(\.type))
+        let achieved = Set(
+            try String.fetchAll(db, sql: "SELECT type FROM milestone_state").compactMap(MilestoneType.init))
         var notifiedToday: MilestoneType?
         if let today = context.calendar.dateInterval(of: .day, for: context.now) {
-            let col = AchievementRecord.Columns.self
-            notifiedToday =
-                try AchievementRecord
-                .filter(
-                    col.dateAchieved >= StorageDate.text(today.start) && col.dateAchieved < StorageDate.text(today.end)
-                        && col.notificationSent
-                )
-                .fetchAll(db).map(\.type).max()
+            notifiedToday = try String.fetchAll(
+                db,
+                sql:
+                    "SELECT type FROM achievement WHERE date_achieved >= ? AND date_achieved < ? AND notification_sent",
+                arguments: [StorageDate.text(today.start), StorageDate.text(today.end)]
+            ).compactMap(MilestoneType.init).max()
         }
         var evaluation = MilestoneEvaluator.evaluate(
             progress: snapshot.progress, achieved: achieved, preferences: context.settings.notifications,
             notifiedToday: notifiedToday, rearm: rearm)
         if achievedAt != context.now { evaluation.notify = nil }
-        for type in evaluation.rearmed { _ = try MilestoneStateRecord.deleteOne(db, key: type.rawValue) }
+        for type in evaluation.rearmed {
+            try db.execute(sql: "DELETE FROM milestone_state WHERE type = ?", arguments: [type.rawValue])
+        }
         var recorded: [MilestoneAchievement] = []
         var pending: PendingNotification?
         if let progress = snapshot.progress {
             for type in evaluation.newlyAchieved {
-                try MilestoneStateRecord(type: type).save(db)
+                try db.execute(
+                    sql: "INSERT OR IGNORE INTO milestone_state (type) VALUES (?)", arguments: [type.rawValue])
                 // The notification is claimed as sent inside the transaction, so a concurrent evaluation
                 // sees it; the caller clears the flag if posting fails.
                 let notify = type == evaluation.notify
-                var record = AchievementRecord(
-                    MilestoneAchievement(type: type, progress: progress, at: achievedAt, notificationSent: notify))
-                try record.insert(db)
-                recorded.append(record.achievement)
-                if notify, let id = record.id {
+                var achievement = MilestoneAchievement(
+                    type: type, progress: progress, at: achievedAt, notificationSent: notify)
+                achievement.id = try AchievementRecord.insert(achievement, db)
+                recorded.append(achievement)
+                if notify, let id = achievement.id {
                     pending = PendingNotification(
                         achievementID: id, type: type, notification: .milestone(type, progress: progress))
                 }

@@ -62,6 +62,24 @@ struct EntryRecord: Codable, FetchableRecord, MutablePersistableRecord {
         WeightEntry(id: id, weight: Weight(weight, unit), date: date, note: note, bodyFatPercent: bodyFatPercent)
     }
 
+    /// Inserts `entry` with one SQL statement and returns its id: `insert(_:)` asks SQLite for the table's primary
+    /// key first and goes through GRDB's generic record machinery (see `AppDatabase.snapshot`).
+    static func insert(_ entry: WeightEntry, createdAt: Date, _ db: Database) throws -> Int64 {
+        try db.execute(
+            sql: "INSERT INTO entry (date, weight, unit, note, body_fat_percent, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+            arguments: [
+                StorageDate.text(entry.date), entry.weight.value, entry.weight.unit.rawValue, entry.note,
+                entry.bodyFatPercent, StorageDate.text(createdAt),
+            ])
+        return db.lastInsertedRowID
+    }
+
+    /// The first entry of `SELECT … FROM entry` followed by `clauses`, read by position.
+    static func one(_ db: Database, _ clauses: String, _ arguments: StatementArguments = []) throws -> WeightEntry? {
+        try Row.fetchOne(db, sql: "SELECT \(entryColumns) FROM entry \(clauses) LIMIT 1", arguments: arguments)
+            .map(entry(at:))
+    }
+
     /// Newest first; entries at the same moment by insertion order.
     static let newestFirst = [Columns.date.desc, Columns.id.desc]
 
@@ -104,6 +122,17 @@ struct GoalRecord: Codable, FetchableRecord, PersistableRecord {
     }
 
     var goal: Goal { Goal(weight: Weight(weight, unit), setAt: setAt, journeyStartedAt: journeyStartedAt) }
+
+    /// The goal, read by position (see `AppDatabase.snapshot`).
+    static func current(_ db: Database) throws -> Goal? {
+        try Row.fetchOne(db, sql: "SELECT weight, unit, set_at, journey_started_at FROM goal WHERE id = 1").map { row in
+            let unit: String = row[1]
+            return Goal(
+                weight: Weight(row[0] as Double, WeightUnit(rawValue: unit) ?? row[1]),
+                setAt: StorageDate.date(row[2] as DatabaseValue),
+                journeyStartedAt: StorageDate.date(row[3] as DatabaseValue))
+        }
+    }
 }
 
 /// A row of `achievement`.
@@ -141,6 +170,20 @@ struct AchievementRecord: Codable, FetchableRecord, MutablePersistableRecord {
         container["unit"] = unit.rawValue
         container["progress_percent"] = progressPercent
         container["notification_sent"] = notificationSent
+    }
+
+    /// Inserts `a` with one SQL statement and returns its id (as `EntryRecord.insert`).
+    static func insert(_ a: MilestoneAchievement, _ db: Database) throws -> Int64 {
+        try db.execute(
+            sql: """
+                INSERT INTO achievement (type, date_achieved, weight, goal_weight, start_weight, unit, progress_percent,
+                notification_sent) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                a.type.rawValue, StorageDate.text(a.dateAchieved), a.weight, a.goalWeight, a.startWeight,
+                a.unit.rawValue, a.progressPercent, a.notificationSent,
+            ])
+        return db.lastInsertedRowID
     }
 
     init(_ a: MilestoneAchievement) {

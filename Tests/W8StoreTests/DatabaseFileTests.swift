@@ -58,6 +58,27 @@ import W8TestSupport
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
     }
 
+    // Closing leaves the WAL and its index for the next process (so that reading works on a full disk), the WAL
+    // empty: the database file alone holds every entry, so a copy of it is a whole backup.
+    @Test func afterCloseTheDatabaseFileAloneHoldsTheData() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let path = dir.appending("w8trackr/w8trackr.sqlite")
+        let ctx = EvaluationContext(now: Date(), calendar: PinnedCalendar.utc, settings: Settings())
+        for weight in [180.0, 179.5, 179.0] {
+            _ = try AppDatabase.open(at: path).addEntry(
+                WeightEntry(weight: Weight(weight, .lb), date: Date()), context: ctx)
+        }
+        let attributes = try FileManager.default.attributesOfItem(atPath: path + "-wal")
+        #expect((attributes[.size] as? NSNumber)?.intValue == 0)
+        #expect(FileManager.default.fileExists(atPath: path + "-shm"))
+        let copy = dir.appending("copy/w8trackr.sqlite")
+        try FileManager.default.createDirectory(
+            atPath: dir.appending("copy"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: path, toPath: copy)
+        #expect(try AppDatabase.open(at: copy).entries().map(\.weight.value) == [179.0, 179.5, 180.0])
+    }
+
     @Test func reopeningKeepsTheData() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }

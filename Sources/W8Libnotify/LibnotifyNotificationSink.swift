@@ -97,6 +97,12 @@ public final class LibnotifyNotificationSink: NotificationSink {
         }
     }
 
+    /// Loads libnotify, connects to the session bus and asks the server's capabilities on the process's libnotify
+    /// thread, and returns at once: `w8 add` opens its database and writes meanwhile, and the post that may follow
+    /// finds it done (the thread and libnotify's state are the process's, so no sink is needed yet). Does nothing
+    /// once the thread runs.
+    public static func prepare() { LibnotifyThread.process.prepare() }
+
     /// Sets who hears the buttons pressed on notifications posted from now on.
     ///
     /// The handler runs on the libnotify thread (`notify_notification_add_action`'s callback, from

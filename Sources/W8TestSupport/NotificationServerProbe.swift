@@ -43,7 +43,7 @@ public struct NotificationProbe: Sendable {
 
     /// One call on a sink inside the probe.
     public struct Step: Codable, Sendable {
-        public enum Operation: String, Codable, Sendable { case post, close, serverInfo }
+        public enum Operation: String, Codable, Sendable { case post, close, serverInfo, prepare }
         public var operation: Operation
         /// Which sink instance of the probe makes the call; each index is a separate `LibnotifyNotificationSink`.
         public var sink: Int
@@ -68,6 +68,10 @@ public struct NotificationProbe: Sendable {
         public static func close(id: UInt32, sink: Int = 0, deadline: Double = 2) -> Step {
             Step(operation: .close, sink: sink, deadline: deadline, id: id)
         }
+
+        /// `LibnotifyNotificationSink.prepare()`: returns at once, its work goes on in the background. (The deadline
+        /// is that of the sink the probe makes for a first step.)
+        public static let prepare = Step(operation: .prepare, sink: 0, deadline: 2)
 
         public static func serverInfo(deadline: Double = 2) -> Step {
             Step(operation: .serverInfo, sink: 0, deadline: deadline)

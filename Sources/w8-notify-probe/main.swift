@@ -36,6 +36,8 @@ for step in steps {
             outcome.id = try sink.post(notification)
         case .close:
             try sink.close(id: earlierID ?? step.id ?? 0)
+        case .prepare:
+            LibnotifyNotificationSink.prepare()
         case .serverInfo:
             let info = try LibnotifyNotificationSink.serverInfo(
                 deadline: step.deadline, serviceDirectories: serviceDirectories)

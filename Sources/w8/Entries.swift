@@ -144,6 +144,7 @@ protocol ChangingCommand: ParsableCommand {
 
 extension ChangingCommand {
     func run() throws {
+        Runtime.prepareNotifications()
         let (runtime, settings) = try Runtime.loaded()
         let outcome = try change(runtime, settings)
         if let warning = outcome.warning { warn(warning) }

@@ -657,7 +657,9 @@ public enum ImportDates {
             if let date = try parse(trimmed, pattern: pattern, original: text, options: options) { return date }
             throw W8CoreError.dateNotInPattern(text, pattern.text)
         }
-        if let date = try parse(trimmed, pattern: dotted, original: text, options: options) { return date }
+        // An ISO date (`2024-03-26…`, four digits and a dash) cannot be a dotted one: skip trying.
+        let iso = trimmed.utf8.count > 4 && trimmed.utf8.dropFirst(4).first == UInt8(ascii: "-")
+        if !iso, let date = try parse(trimmed, pattern: dotted, original: text, options: options) { return date }
         if isSlashed(trimmed) { throw W8CoreError.dateAmbiguous(text) }
         return try DateInput.parse(trimmed, now: options.now, calendar: options.calendar)
     }

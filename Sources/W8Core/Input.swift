@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Parses and validates what a person types for a weight, a body-fat percentage or a note.
 public enum WeightInput {
@@ -92,6 +93,26 @@ public enum DateInput {
     public static func parse(_ text: String, now: Date, calendar: Calendar) throws -> Date {
         let trimmed = text.trimmingBlanks()
         guard let fields = DateInput.fields(trimmed) else { throw W8CoreError.dateInvalid(text) }
+        let date: Date
+        if let instant = LocalInstant.instant(fields, zone: calendar.timeZone) {
+            date = instant
+        } else {
+            date = try calendarInstant(fields, text: text, calendar: calendar)
+        }
+        // The year as written: `1900-01-01T00:30+01:00` is still 1900 where it was weighed.
+        guard fields.year >= earliestYear else { throw W8CoreError.dateTooEarly(text) }
+        var result = date
+        result += fields.fraction
+        guard result.timeIntervalSince(now) <= futureTolerance else { throw W8CoreError.dateInFuture(text) }
+        return result
+    }
+
+    typealias Fields = (
+        year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, fraction: Double, offset: Int?
+    )
+
+    /// The moment of `fields` (whole seconds) as the calendar reads it: what `LocalInstant` gives without one.
+    static func calendarInstant(_ fields: Fields, text: String, calendar: Calendar) throws -> Date {
         var parts = DateComponents()
         parts.year = fields.year
         parts.month = fields.month
@@ -109,18 +130,11 @@ public enum DateInput {
             calendar.dateComponents([.year, .month, .day], from: date)
                 == DateComponents(year: parts.year, month: parts.month, day: parts.day)
         else { throw W8CoreError.dateInvalid(text) }
-        // The year as written: `1900-01-01T00:30+01:00` is still 1900 where it was weighed.
-        guard fields.year >= earliestYear else { throw W8CoreError.dateTooEarly(text) }
-        var result = date
-        result += fields.fraction
-        guard result.timeIntervalSince(now) <= futureTolerance else { throw W8CoreError.dateInFuture(text) }
-        return result
+        return date
     }
 
     /// `YYYY-MM-DD[(T| )HH:MM[:SS[.fraction]][Z|±HH[:]MM]]`, read into numbers; nil when the text is not that.
-    static func fields(_ text: String) -> (
-        year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, fraction: Double, offset: Int?
-    )? {
+    static func fields(_ text: String) -> Fields? {
         var s = TextScanner(text)
         guard let year = s.digits(min: 4, max: 4), s.take("-"), let month = s.digits(min: 2, max: 2), s.take("-"),
             let day = s.digits(min: 2, max: 2)
@@ -157,5 +171,70 @@ public enum DateInput {
         _ = s.take(":")
         guard let mm = s.digits(min: 2, max: 2), s.atEnd, hh.value < 24, mm.value < 60 else { return nil }
         return (sign == UInt8(ascii: "-") ? -1 : 1) * (hh.value * 3600 + mm.value * 60)
+    }
+}
+
+/// Valid date fields as the moment they name, by arithmetic: with an offset, or in a zone whose offset is the same
+/// for two days either side (then no other reading of the wall time exists). Nil otherwise: near a transition, for
+/// an invalid date, a year before 1900, an offset Foundation may refuse; the calendar decides those. An import
+/// reads a date a row, and the calendar's two conversions were most of reading one (`DateInputTests` compares the
+/// two in zones with every kind of transition).
+enum LocalInstant {
+    /// A stretch of time over which `zone` keeps `offset`, from `start` (seconds since 1970) up to `end`.
+    private struct Span {
+        var zone: String
+        var start: Double
+        var end: Double
+        var offset: Int
+    }
+
+    private static let recent = Mutex<Span?>(nil)
+    private static let margin = 2.0 * 86400
+
+    static func instant(_ f: DateInput.Fields, zone: TimeZone) -> Date? {
+        guard f.year >= DateInput.earliestYear, (1...12).contains(f.month), f.day >= 1,
+            f.day <= daysIn(month: f.month, year: f.year), f.hour < 24, f.minute < 60, f.second < 60
+        else { return nil }
+        let wall =
+            Double(daysSince1970(year: f.year, month: f.month, day: f.day) * 86400)
+            + Double(f.hour * 3600 + f.minute * 60 + f.second)
+        if let offset = f.offset {
+            return abs(offset) <= 14 * 3600 ? Date(timeIntervalSince1970: wall - Double(offset)) : nil
+        }
+        let id = zone.identifier
+        if let span = recent.withLock({ $0 }), span.zone == id, let moment = inside(span, wall) { return moment }
+        let offset = zone.secondsFromGMT(for: Date(timeIntervalSince1970: wall))
+        let start = wall - Double(offset) - 3 * 86400
+        guard zone.secondsFromGMT(for: Date(timeIntervalSince1970: start)) == offset else { return nil }
+        let end =
+            zone.nextDaylightSavingTimeTransition(after: Date(timeIntervalSince1970: start))?
+            .timeIntervalSince1970 ?? .infinity
+        let span = Span(zone: id, start: start, end: end, offset: offset)
+        recent.withLock { $0 = span }
+        return inside(span, wall)
+    }
+
+    private static func inside(_ span: Span, _ wall: Double) -> Date? {
+        let moment = wall - Double(span.offset)
+        return moment >= span.start + margin && moment < span.end - margin
+            ? Date(timeIntervalSince1970: moment) : nil
+    }
+
+    static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    /// Days from 1970-01-01 to a day of the proleptic Gregorian calendar (H. Hinnant's `days_from_civil`).
+    static func daysSince1970(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146097 + dayOfEra - 719468
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import W8Core
 
 /// What an import did, or would have done in a dry run.
@@ -38,23 +39,36 @@ public struct EntryImporter {
     /// Adds `entry` unless one with the same date and weight exists; true when it was added.
     @discardableResult
     public mutating func add(_ entry: WeightEntry) throws -> Bool {
-        // One statement a row: the insert happens unless an entry with the same date and weight exists.
-        try db.cachedStatement(
-            sql: """
-                INSERT INTO entry (date, weight, unit, note, body_fat_percent, created_at)
-                SELECT ?, ?, ?, ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM entry WHERE date BETWEEN ? AND ?
-                  AND abs(CASE unit WHEN 'lb' THEN weight * \(WeightUnit.kilogramsPerPound) ELSE weight END - ?) < ?)
-                """
-        ).execute(arguments: [
-            StorageDate.text(entry.date), entry.weight.value, entry.weight.unit, entry.note, entry.bodyFatPercent,
-            createdAt, StorageDate.text(entry.date.addingTimeInterval(-Self.sameMoment)),
-            StorageDate.text(entry.date.addingTimeInterval(Self.sameMoment)), entry.weight.value(in: .kg),
-            Self.sameWeight,
-        ])
-        if db.changesCount == 0 {
+        // A look-up, then the insert: one `INSERT … SELECT … WHERE NOT EXISTS (SELECT … FROM entry)` made SQLite
+        // copy each row through a temporary table (it reads the table it writes), half of an import's work. Both
+        // are bound and stepped with SQLite's own calls: GRDB's arguments box every value.
+        let date = StorageDate.text(entry.date)
+        let exists = try RawStatement(
+            db,
+            """
+            SELECT 1 FROM entry WHERE date BETWEEN ?1 AND ?2
+              AND abs(CASE unit WHEN 'lb' THEN weight * \(WeightUnit.kilogramsPerPound) ELSE weight END - ?3) < ?4
+            """)
+        exists.bind(1, StorageDate.text(entry.date.addingTimeInterval(-Self.sameMoment)))
+        exists.bind(2, StorageDate.text(entry.date.addingTimeInterval(Self.sameMoment)))
+        exists.bind(3, entry.weight.value(in: .kg))
+        exists.bind(4, Self.sameWeight)
+        if try exists.step() {
             present += 1
             return false
         }
+        let insert = try RawStatement(
+            db,
+            """
+            INSERT INTO entry (date, weight, unit, note, body_fat_percent, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+            """)
+        insert.bind(1, date)
+        insert.bind(2, entry.weight.value)
+        insert.bind(3, entry.weight.unit.rawValue)
+        insert.bind(4, entry.note)
+        insert.bind(5, entry.bodyFatPercent)
+        insert.bind(6, createdAt)
+        _ = try insert.step()
         added += 1
         if entry.date >= today { addedToday = true }
         return true
@@ -187,6 +201,51 @@ extension AppDatabase {
                 intake: try part([]) {
                     try IntakeRecord.fetchAll(db, sql: "SELECT * FROM intake_event ORDER BY date, id").map(\.event)
                 })
+        }
+    }
+}
+
+/// A cached statement of `db` bound and stepped with SQLite's own calls, reset and cleared when released.
+private struct RawStatement: ~Copyable {
+    let statement: Statement
+    let connection: SQLiteConnection?
+
+    init(_ db: Database, _ sql: String) throws {
+        statement = try db.cachedStatement(sql: sql)
+        connection = db.sqliteConnection
+    }
+
+    deinit {
+        sqlite3_reset(statement.sqliteStatement)
+        sqlite3_clear_bindings(statement.sqliteStatement)
+    }
+
+    func bind(_ index: Int32, _ text: String?) {
+        if let text {
+            sqlite3_bind_text(
+                statement.sqliteStatement, index, text, -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+        } else {
+            sqlite3_bind_null(statement.sqliteStatement, index)
+        }
+    }
+
+    func bind(_ index: Int32, _ number: Double?) {
+        if let number {
+            sqlite3_bind_double(statement.sqliteStatement, index, number)
+        } else {
+            sqlite3_bind_null(statement.sqliteStatement, index)
+        }
+    }
+
+    /// True when a row came back, false when the statement is done; a failure is the DatabaseError GRDB would throw.
+    func step() throws -> Bool {
+        switch sqlite3_step(statement.sqliteStatement) {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default:
+            throw DatabaseError(
+                resultCode: ResultCode(rawValue: sqlite3_extended_errcode(connection)),
+                message: String(cString: sqlite3_errmsg(connection)), sql: statement.sql)
         }
     }
 }

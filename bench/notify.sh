@@ -37,8 +37,11 @@ export HOME=$home XDG_DATA_HOME=$home/data XDG_CONFIG_HOME=$home/config
 "$w8" add 180 --date 2026-01-01 >/dev/null
 "$w8" goal 160 --date 2026-01-01 >/dev/null
 sqlite3 "$db" "PRAGMA wal_checkpoint(TRUNCATE);" >/dev/null
-cp "$db" "$WORK/template.sqlite"
-reset="cp $WORK/template.sqlite $db && rm -f $db-wal $db-shm"
+# As any earlier w8 leaves the home: w8 keeps the emptied WAL and its index beside the database (sqlite3, closing
+# last, removed them). Each run starts from copies of the three files.
+"$w8" status >/dev/null
+for f in "" -wal -shm; do cp "$db$f" "$WORK/template.sqlite$f"; done
+reset="cp $WORK/template.sqlite $db && cp $WORK/template.sqlite-wal $db-wal && cp $WORK/template.sqlite-shm $db-shm"
 
 # The text w8 posts for 25% of this journey, so that both post the same notification.
 eval "$reset"

@@ -18,9 +18,10 @@ public struct XDGDirectories: Sendable, Equatable {
 
     /// - Parameters:
     ///   - environment: the process's environment.
-    ///   - accountHome: the account's home directory, for when `HOME` is unset or empty.
-    public init(environment: [String: String], accountHome: String) {
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? accountHome
+    ///   - accountHome: the account's home directory, for when `HOME` is unset or empty; asked only then (the
+    ///     password database look-up costs every command a few hundred microseconds).
+    public init(environment: [String: String], accountHome: @autoclosure () -> String) {
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? accountHome()
         self.home = home
         func base(_ name: String, _ fallback: String) -> String {
             if let value = environment[name], value.hasPrefix("/") { return value }

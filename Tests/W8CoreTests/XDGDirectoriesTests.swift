@@ -44,4 +44,17 @@ import W8Core
             XDGDirectories(environment: ["HOME": ""], accountHome: "/var/lib/ann").configHome == "/var/lib/ann/.config")
         #expect(XDGDirectories(environment: [:], accountHome: "/var/lib/ann").dataHome == "/var/lib/ann/.local/share")
     }
+
+    @Test("With HOME set, the account's home directory is never looked up")
+    func accountHomeOnlyWhenNeeded() {
+        var asked = 0
+        func lookUp() -> String {
+            asked += 1
+            return "/var/lib/ann"
+        }
+        #expect(XDGDirectories(environment: ["HOME": "/home/ann"], accountHome: lookUp()).home == "/home/ann")
+        #expect(asked == 0)
+        #expect(XDGDirectories(environment: [:], accountHome: lookUp()).home == "/var/lib/ann")
+        #expect(asked == 1)
+    }
 }

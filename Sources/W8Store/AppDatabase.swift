@@ -301,8 +301,9 @@ public struct AppDatabase: Sendable {
     /// Records whether the notification claimed for an achievement really went out.
     public func markNotification(achievementID: Int64, sent: Bool) throws {
         try write { db in
-            try AchievementRecord.filter(key: achievementID)
-                .updateAll(db, AchievementRecord.Columns.notificationSent.set(to: sent))
+            // Plain SQL, as the rest of w8 add's path (see `snapshot`): the query interface read the schema first.
+            try db.execute(
+                sql: "UPDATE achievement SET notification_sent = ? WHERE id = ?", arguments: [sent, achievementID])
         }
     }
 

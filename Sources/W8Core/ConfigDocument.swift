@@ -35,12 +35,19 @@ public struct ConfigDocument: Sendable, Equatable {
         var isHeader = false
     }
 
+    /// The lines of `text`, ended by LF or CRLF. Swift reads "\r\n" as one Character, which a split on "\n"
+    /// never matches: a CRLF file was one line, and a line ending in a lone "\r" became one with the "\n" a
+    /// rewrite put after it (`w8 config` then wrote a file it refused; found by fuzz-config).
+    static func rows(_ text: String) -> [Substring] {
+        text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
+    }
+
     /// Parses every line; throws `W8CoreError.configSyntax` naming the first bad line.
     func lines() throws -> [Line] {
         var result: [Line] = []
         var table = ""
         var seen = Set<String>()
-        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (index, raw) in Self.rows(text).enumerated() {
             let number = index + 1
             func fail(_ message: String) -> W8CoreError { .configSyntax(line: number, message: message) }
             var line = Substring(raw)
@@ -150,7 +157,7 @@ public struct ConfigDocument: Sendable, Equatable {
     /// The document with `key` set to `value`: the line that sets it is rewritten, or a line is added to its table.
     public func setting(_ key: SettingKey, to value: SettingValue) throws -> ConfigDocument {
         let parsed = try lines()
-        var rows = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var rows = Self.rows(text).map(String.init)
         let parts = key.rawValue.split(separator: ".", maxSplits: 1).map(String.init)
         let table = parts.count == 2 ? parts[0] : ""
         let leaf = parts.last!

@@ -188,6 +188,19 @@ import W8TestSupport
         #expect(try edited.settings() == expected)
     }
 
+    // fuzz-config's crash: a file of one "\r" was read, and setting a key to its own value wrote "\r\n[...]",
+    // which was refused at line 1. CRLF files were one line.
+    @Test(arguments: ["\r", "unit = \"lb\"\r", "unit = \"lb\"\r\n[summary]\r\nhour = 7\r\n", "# a\r\n\r\n"])
+    func carriageReturnsSurviveARewrite(text: String) throws {
+        let settings = try ConfigDocument(text: text).settings()
+        #expect(settings.unit == (text.contains("lb") ? .lb : Settings().unit))
+        #expect(settings.summary.hour == (text.contains("hour") ? 7 : Settings().summary.hour))
+        for key in SettingKey.allCases {
+            let rewritten = try ConfigDocument(text: text).setting(key, to: key.value(in: settings))
+            #expect(try rewritten.settings() == settings, "\(key) in \(rewritten.text.debugDescription)")
+        }
+    }
+
     @Test func commandLineValues() throws {
         #expect(try SettingKey.notificationsEnabled.parse("off") == .bool(false))
         #expect(throws: W8CoreError.self) { try SettingKey.summaryHour.parse("nine") }

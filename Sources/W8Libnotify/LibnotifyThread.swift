@@ -24,7 +24,10 @@ final class LibnotifyThread: Sendable {
         var overdue = false
     }
 
-    private let state = Mutex(State())
+    /// Behind a pthread mutex (NSLock) rather than Synchronization's `Mutex`: ThreadSanitizer follows the first
+    /// and not the second, whose atomics live in the uninstrumented standard library, and reported this thread's
+    /// and its callers' accesses as races once `prepare` started the thread before any call.
+    private let state = Locked(State())
 
     private init() {}
 
@@ -143,5 +146,19 @@ private final class Completion<T: Sendable>: Sendable {
             if case .finished(let result) = phase { return result }
             return .failure(.serverError("internal error: no result"))
         }
+    }
+}
+
+/// A value behind an `NSLock`.
+private final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) { self.value = value }
+
+    func withLock<T, E: Error>(_ body: (inout Value) throws(E) -> T) throws(E) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
     }
 }

@@ -42,7 +42,9 @@ public struct DateFormatting: Sendable {
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
     private func fields(_ date: Date) -> DateComponents {
-        calendar.dateComponents([.year, .month, .day, .hour, .minute, .second, .weekday], from: Self.wholeSecond(date))
+        // Every field in the calendar's zone: no Set<Calendar.Component> to build, whose generic metadata would be
+        // made at run time, with a scan of every protocol conformance of the binary.
+        calendar.dateComponents(in: timeZone, from: Self.wholeSecond(date))
     }
 
     /// ICU's reading of a date: rounded to the millisecond, then to the second below.

@@ -31,7 +31,7 @@ public struct GoalProgress: Sendable, Equatable {
         let scale = decimals == 0 ? 1.0 : pow(10, Double(decimals))
         let nudged = percent * scale + (percent < 0 ? -epsilon : epsilon) * scale
         let cut = nudged.rounded(.towardZero) / scale
-        return String(format: "%.\(decimals)f", cut == 0 ? 0 : cut)
+        return Weight.fixed(cut == 0 ? 0 : cut, decimals: decimals)
     }
 
     /// Whether the journey is toward a lower weight.

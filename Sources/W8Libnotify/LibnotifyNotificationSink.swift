@@ -207,14 +207,16 @@ public final class LibnotifyNotificationSink: NotificationSink {
     /// The first data directory holding any file of `name` wins, as the XDG base directory spec orders them.
     func resolveIcon(_ name: String) -> String {
         guard !name.hasPrefix("/") else { return name }
-        let fileManager = FileManager.default
         for directory in dataDirectories {
             let hicolor = directory + "/icons/hicolor"
-            guard let sizes = try? fileManager.contentsOfDirectory(atPath: hicolor) else { continue }
+            // The best file there can be, looked for first: a 48 px PNG (`iconPreference` puts none before it).
+            let preferred = "\(hicolor)/\(Self.preferredIconPixels)x\(Self.preferredIconPixels)/apps/\(name).png"
+            if access(preferred, F_OK) == 0 { return preferred }
+            guard let sizes = try? FileManager.default.contentsOfDirectory(atPath: hicolor) else { continue }
             let files = sizes.flatMap { size in
                 ["png", "svg"].map { "\(hicolor)/\(size)/apps/\(name).\($0)" }
             }
-            .filter { fileManager.fileExists(atPath: $0) }
+            .filter { (path: String) in access(path, F_OK) == 0 }
             if let best = files.min(by: { Self.iconPreference($0) < Self.iconPreference($1) }) { return best }
         }
         return name

@@ -54,7 +54,8 @@ let package = Package(
         // The composition root, as isowords' ServerBootstrap: builds the store, the sink, the chart drawer and
         // the workflows once; the only place that reads the clock, the time zone and the environment.
         .target(
-            name: "W8Runtime", dependencies: ["W8Core", "W8Store", "W8App", "W8Libnotify", "W8Scheduler", "W8Chart"]),
+            name: "W8Runtime",
+            dependencies: ["W8Core", "W8Store", "W8App", "W8Libnotify", "W8Scheduler", "W8Chart", "CW8Linux"]),
         .executableTarget(
             name: "w8",
             dependencies: [

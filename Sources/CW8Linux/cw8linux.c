@@ -95,3 +95,22 @@ int cw8_signalfd_read(int fd) {
 int cw8_sigrtmin(void) {
     return SIGRTMIN;
 }
+
+// glibc calls an executable's constructors with main's arguments: saved here, they need neither the Swift
+// runtime's `CommandLine` (which reads /proc/self/maps to find them) nor a read of /proc/self/cmdline.
+static int saved_argc;
+static char **saved_argv;
+
+__attribute__((constructor)) static void cw8_save_arguments(int argc, char **argv, char **envp) {
+    (void)envp;
+    saved_argc = argc;
+    saved_argv = argv;
+}
+
+int cw8_argument_count(void) {
+    return saved_argc;
+}
+
+const char *cw8_argument(int index) {
+    return index >= 0 && index < saved_argc ? saved_argv[index] : NULL;
+}

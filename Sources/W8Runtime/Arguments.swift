@@ -1,12 +1,20 @@
+import CW8Linux
 import Foundation
 import W8Core
 
 extension Runtime {
-    /// The command line, `w8` first. Swift on Linux finds `argv` by walking back from `environ` on the initial
-    /// stack; a preloaded library that calls `setenv` in its constructor (libfaketime does, for every process it
-    /// fakes the clock of) moves `environ` to the heap, and `CommandLine.arguments` is then empty: `w8 add 80` would
-    /// print the help and exit 0 without adding. The kernel's copy in /proc/self/cmdline is read instead.
-    public static func commandLine(_ swiftArguments: [String] = CommandLine.arguments) -> [String] {
+    /// The command line, `w8` first, as glibc passed it to the executable's constructors (`cw8_argument`).
+    ///
+    /// Not `CommandLine.arguments`: Swift on Linux finds `argv` by reading /proc/self/maps and walking back from
+    /// `environ` on the initial stack, a tenth of a millisecond at every start; and a preloaded library that calls
+    /// `setenv` in its constructor (libfaketime does, for every process it fakes the clock of) moves `environ` to
+    /// the heap, and `CommandLine.arguments` is then empty: `w8 add 80` would print the help and exit 0 without
+    /// adding. Where no constructor saw the arguments, `CommandLine.arguments`, then the kernel's copy in
+    /// /proc/self/cmdline.
+    public static func commandLine(_ swiftArguments: @autoclosure () -> [String] = CommandLine.arguments) -> [String] {
+        let count = cw8_argument_count()
+        if count > 0 { return (0..<count).map { String(cString: cw8_argument($0)) } }
+        let swiftArguments = swiftArguments()
         guard swiftArguments.isEmpty, let handle = FileHandle(forReadingAtPath: "/proc/self/cmdline") else {
             return swiftArguments
         }

@@ -41,6 +41,10 @@ public struct AppDatabase: Sendable {
     /// Opened by `salvaging(at:)`: reads skip what SQLite cannot read instead of failing.
     public var isSalvage = false
 
+    /// Closes the connection now rather than when the last copy of this value goes: SQLite checkpoints the WAL
+    /// into the database file as the last connection closes. Nothing can be read or written through it after.
+    public func close() throws { try (writer as? DatabaseQueue)?.close() }
+
     /// Opens (creating and migrating if needed) the database at `path`.
     ///
     /// The directory is made 0700 and the file 0600. Creation and migration hold an `flock` on a sibling

@@ -38,8 +38,11 @@ extension W8 {
         var json: Bool { fields.output.json }
 
         func change(_ runtime: Runtime, _ settings: Settings) throws -> TrackerOutcome {
-            let entry = try fields.input(weight: weight).entry(
-                defaultUnit: settings.unit, now: runtime.now, calendar: runtime.calendar)
+            try Self.add(fields.input(weight: weight), runtime, settings)
+        }
+
+        static func add(_ input: EntryInput, _ runtime: Runtime, _ settings: Settings) throws -> TrackerOutcome {
+            let entry = try input.entry(defaultUnit: settings.unit, now: runtime.now, calendar: runtime.calendar)
             return try runtime.tracker(settings: settings).add(entry)
         }
     }
@@ -47,25 +50,14 @@ extension W8 {
 
 extension W8.Add {
     /// What a person types most, `w8 add WEIGHT` and `w8 add WEIGHT --json` with a weight that starts with a
-    /// digit, made into the very command ArgumentParser makes of them, without its reflection over the command's
-    /// properties and its completion-script check (a quarter of the CPU time of `w8 add`); nil for anything else,
-    /// which ArgumentParser parses.
-    static func quick(_ arguments: [String]) -> W8.Add? {
+    /// digit: the input and output ArgumentParser would make of them, without building the command. Its property
+    /// wrappers, its reflection over the command's properties and its completion-script check were a quarter of
+    /// the CPU time of `w8 add`. Nil for anything else, which ArgumentParser parses.
+    static func quick(_ arguments: [String]) -> (input: EntryInput, json: Bool)? {
         guard arguments.count == 2 || (arguments.count == 3 && arguments[2] == "--json"), arguments[0] == "add",
             let first = arguments[1].utf8.first, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first)
         else { return nil }
-        var output = OutputOptions()
-        output.json = arguments.count == 3
-        var fields = EntryFields()
-        fields.unit = nil
-        fields.date = nil
-        fields.note = nil
-        fields.bodyFat = nil
-        fields.output = output
-        var add = W8.Add()
-        add.weight = arguments[1]
-        add.fields = fields
-        return add
+        return (EntryInput(weight: arguments[1], unit: nil, date: nil, note: nil, bodyFat: nil), arguments.count == 3)
     }
 }
 
@@ -143,11 +135,15 @@ protocol ChangingCommand: ParsableCommand {
 }
 
 extension ChangingCommand {
-    func run() throws {
+    func run() throws { try Self.perform(json: json, change) }
+
+    /// Loads the settings, makes the change and prints what it did, then ends the process.
+    static func perform(json: Bool, _ change: (Runtime, Settings) throws -> TrackerOutcome) throws -> Never {
         Runtime.prepareNotifications()
         let (runtime, settings) = try Runtime.loaded()
         let outcome = try change(runtime, settings)
         if let warning = outcome.warning { warn(warning) }
-        show(runtime.presenter(settings).change(outcome, verb: Self.verb, json: json))
+        show(runtime.presenter(settings).change(outcome, verb: verb, json: json))
+        runtime.finish()
     }
 }

@@ -25,13 +25,14 @@ struct W8: ParsableCommand {
             print(version)
             return
         }
+        // The commands that may post (ChangingCommand) start libnotify first: its thread loads the library and
+        // connects while the Swift runtime parses, reads the config and writes.
+        if let name = arguments.first, ["add", "edit", "rm"].contains(name) { Runtime.prepareNotifications() }
         do {
-            var command: any ParsableCommand
-            if let add = Add.quick(Array(arguments)) {
-                command = add
-            } else {
-                command = try parseAsRoot(Runtime.arguments(arguments))
+            if let (input, json) = Add.quick(Array(arguments)) {
+                try Add.perform(json: json) { try Add.add(input, $0, $1) }
             }
+            var command = try parseAsRoot(Runtime.arguments(arguments))
             try command.run()
         } catch {
             fail(error)

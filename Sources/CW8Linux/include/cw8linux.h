@@ -57,3 +57,10 @@ int cw8_signalfd_read(int fd);
 /// SIGRTMIN, which glibc computes at run time (a macro Swift cannot import).
 int cw8_sigrtmin(void);
 
+
+/// How many arguments the process was started with (argv[0] included), as glibc passed them to the
+/// executable's constructors; 0 in a process whose constructors did not receive them.
+int cw8_argument_count(void);
+
+/// Argument `index` (0 is the program), or NULL past the last.
+const char *cw8_argument(int index);

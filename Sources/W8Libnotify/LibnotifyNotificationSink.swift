@@ -2,6 +2,7 @@ import CLibnotify
 import Foundation
 import Synchronization
 import W8Core
+import W8DBus
 
 /// What a notification server says about itself, for `w8 doctor`.
 public struct NotificationServerInfo: Sendable, Equatable, Codable {
@@ -22,6 +23,10 @@ public struct NotificationServerInfo: Sendable, Equatable, Codable {
 
 /// A `NotificationSink` that shows real desktop notifications through libnotify and D-Bus.
 ///
+/// A notification without buttons is posted, and one is closed, by calling the server over the session bus
+/// directly (`NotificationsOverDBus`): the message libnotify would send, without loading libnotify and its 13
+/// libraries. Buttons, the server's information, and any bus that this cannot reach by itself go through libnotify.
+///
 /// Every libnotify call runs on one thread the process shares (libnotify's state is global); each call waits for
 /// that thread at most `deadline` seconds and then throws `LibnotifyError.timedOut`.
 public final class LibnotifyNotificationSink: NotificationSink {
@@ -32,16 +37,32 @@ public final class LibnotifyNotificationSink: NotificationSink {
     public let serviceDirectories: [String]
     /// Who hears pressed buttons; without one, notifications are posted without their buttons.
     private let actionHandler = Mutex<(@Sendable (NotificationActionPress) -> Void)?>(nil)
+    /// The direct route to the server; nil to go through libnotify only.
+    private let overDBus: NotificationsOverDBus?
 
     /// - Parameters:
     ///   - deadline: the longest a `post`, `close` or `serverInfo` waits for the notification server.
     ///   - dataDirectories: where themed icons may be installed; `XDGDirectories.dataSearchPath`.
     ///   - serviceDirectories: the session bus's `.service` directories; see
     ///     `XDGDirectories.sessionServiceDirectories`.
-    public init(deadline: TimeInterval = 2.0, dataDirectories: [String], serviceDirectories: [String] = []) {
+    ///   - sessionBus: the session bus's sockets, to call the server directly (`SessionBusAddress.sockets`); nil
+    ///     to post through libnotify only.
+    public init(
+        deadline: TimeInterval = 2.0, dataDirectories: [String], serviceDirectories: [String] = [],
+        sessionBus: [UnixSocketAddress]?
+    ) {
         self.deadline = deadline
         self.dataDirectories = dataDirectories
         self.serviceDirectories = serviceDirectories
+        overDBus = sessionBus.map { NotificationsOverDBus(sockets: $0, deadline: deadline) }
+    }
+
+    /// The session bus's sockets as GDBus finds them in `environment`: `DBUS_SESSION_BUS_ADDRESS`, else
+    /// `$XDG_RUNTIME_DIR/bus`; nil when only libnotify can reach the bus (see `SessionBusAddress.sockets`).
+    public static func sessionBus(environment: [String: String]) -> [UnixSocketAddress]? {
+        SessionBusAddress.sockets(
+            busAddress: environment["DBUS_SESSION_BUS_ADDRESS"], runtimeDirectory: environment["XDG_RUNTIME_DIR"],
+            exists: { access($0, F_OK) == 0 })
     }
 
     /// Shows `notification` and returns the server's id for it.
@@ -51,6 +72,9 @@ public final class LibnotifyNotificationSink: NotificationSink {
     public func post(_ notification: DesktopNotification) throws(LibnotifyError) -> UInt32 {
         let icon = resolveIcon(notification.icon)
         let handler = notification.actions.isEmpty ? nil : actionHandler.withLock { $0 }
+        if handler == nil, let sent = overDBus?.post(notification, icon: icon) {
+            return try sent.mapError { $0.namingServers(from: serviceDirectories) }.get()
+        }
         return try run { context throws(LibnotifyError) in
             try context.connect()
             let body = context.serverReadsMarkup() ? Self.escapeMarkup(notification.body) : notification.body
@@ -97,12 +121,6 @@ public final class LibnotifyNotificationSink: NotificationSink {
         }
     }
 
-    /// Loads libnotify, connects to the session bus and asks the server's capabilities on the process's libnotify
-    /// thread, and returns at once: `w8 add` opens its database and writes meanwhile, and the post that may follow
-    /// finds it done (the thread and libnotify's state are the process's, so no sink is needed yet). Does nothing
-    /// once the thread runs.
-    public static func prepare() { LibnotifyThread.process.prepare() }
-
     /// Sets who hears the buttons pressed on notifications posted from now on.
     ///
     /// The handler runs on the libnotify thread (`notify_notification_add_action`'s callback, from
@@ -115,6 +133,9 @@ public final class LibnotifyNotificationSink: NotificationSink {
     ///
     /// Underneath: a `NotifyNotification` whose "id" property is `id`, then `notify_notification_close`.
     public func close(id: UInt32) throws(LibnotifyError) {
+        if let sent = overDBus?.close(id: id) {
+            return try sent.mapError { $0.namingServers(from: serviceDirectories) }.get()
+        }
         try run { context throws(LibnotifyError) in
             try context.connect()
             guard let handle = notify_notification_new("", nil, nil) else {

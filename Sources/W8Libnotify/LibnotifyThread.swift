@@ -26,7 +26,7 @@ final class LibnotifyThread: Sendable {
 
     /// Behind a pthread mutex (NSLock) rather than Synchronization's `Mutex`: ThreadSanitizer follows the first
     /// and not the second, whose atomics live in the uninstrumented standard library, and reported this thread's
-    /// and its callers' accesses as races once `prepare` started the thread before any call.
+    /// and its callers' accesses as races.
     private let state = Locked(State())
 
     private init() {}
@@ -60,26 +60,9 @@ final class LibnotifyThread: Sendable {
         return try completion.result().get()
     }
 
-    /// Starts the thread, if no call has, with a first job that connects and asks the server's capabilities (what
-    /// every post does first), and returns at once. The thread loads libnotify itself. What fails here is not
-    /// reported: the calls that follow meet the same failure and report it.
-    func prepare() {
-        let mustStart = state.withLock { state -> Bool in
-            guard !state.started else { return false }
-            state.jobs.append { context in
-                guard (try? context.connect()) != nil else { return }
-                _ = context.serverReadsMarkup()
-            }
-            state.started = true
-            return true
-        }
-        if mustStart { startThread() }
-    }
-
     private func startThread() {
         let thread = Thread { [self] in
-            // `run` loaded libnotify before it started the thread; after `prepare`, loading is the thread's work.
-            // When it fails, `run` fails the same way before it queues a job, so none is left waiting.
+            // `run` loaded libnotify before it started the thread.
             guard clibnotify_load() == 0 else { return }
             var context = LibnotifyContext()
             let mainContext = g_main_context_default()

@@ -163,14 +163,11 @@ public struct Runtime: Sendable {
         return try DateInput.parse(text, now: now, calendar: calendar)
     }
 
-    /// Starts loading libnotify and connecting to the notification server in the background, before the runtime
-    /// and the database are opened: for a command that may post, such as `w8 add`, which then does not wait for it.
-    public static func prepareNotifications() { LibnotifyNotificationSink.prepare() }
-
     /// libnotify, with a deadline well inside the 3 s that `w8 add` may take against a hung server.
     public func sink() -> any NotificationSink {
         LibnotifyNotificationSink(
-            deadline: 2.0, dataDirectories: dataDirectories, serviceDirectories: serviceDirectories)
+            deadline: 2.0, dataDirectories: dataDirectories, serviceDirectories: serviceDirectories,
+            sessionBus: LibnotifyNotificationSink.sessionBus(environment: environment))
     }
 
     /// `$XDG_DATA_HOME`, then `$XDG_DATA_DIRS`: where the icon and the session's D-Bus services are installed.

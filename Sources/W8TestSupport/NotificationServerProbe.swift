@@ -43,10 +43,13 @@ public struct NotificationProbe: Sendable {
 
     /// One call on a sink inside the probe.
     public struct Step: Codable, Sendable {
-        public enum Operation: String, Codable, Sendable { case post, close, serverInfo, prepare }
+        public enum Operation: String, Codable, Sendable { case post, close, serverInfo }
         public var operation: Operation
         /// Which sink instance of the probe makes the call; each index is a separate `LibnotifyNotificationSink`.
         public var sink: Int
+        /// With true, the sink this step makes (its first step) posts and closes through libnotify only, never over
+        /// the session bus directly.
+        public var libnotifyOnly: Bool?
         public var deadline: Double
         public var notification: WireNotification?
         public var id: UInt32?
@@ -54,11 +57,12 @@ public struct NotificationProbe: Sendable {
         public var idFromStep: Int?
 
         public static func post(
-            _ notification: DesktopNotification, sink: Int = 0, deadline: Double = 2, replacingStep: Int? = nil
+            _ notification: DesktopNotification, sink: Int = 0, deadline: Double = 2, replacingStep: Int? = nil,
+            libnotifyOnly: Bool = false
         ) -> Step {
             Step(
-                operation: .post, sink: sink, deadline: deadline, notification: WireNotification(notification),
-                idFromStep: replacingStep)
+                operation: .post, sink: sink, libnotifyOnly: libnotifyOnly, deadline: deadline,
+                notification: WireNotification(notification), idFromStep: replacingStep)
         }
 
         public static func close(step: Int, sink: Int = 0, deadline: Double = 2) -> Step {
@@ -68,10 +72,6 @@ public struct NotificationProbe: Sendable {
         public static func close(id: UInt32, sink: Int = 0, deadline: Double = 2) -> Step {
             Step(operation: .close, sink: sink, deadline: deadline, id: id)
         }
-
-        /// `LibnotifyNotificationSink.prepare()`: returns at once, its work goes on in the background. (The deadline
-        /// is that of the sink the probe makes for a first step.)
-        public static let prepare = Step(operation: .prepare, sink: 0, deadline: 2)
 
         public static func serverInfo(deadline: Double = 2) -> Step {
             Step(operation: .serverInfo, sink: 0, deadline: deadline)
@@ -87,6 +87,7 @@ public struct NotificationProbe: Sendable {
         public var expiry: String
         public var replacesID: UInt32?
         public var imagePath: String?
+        public var replaceTag: String?
 
         public init(_ notification: DesktopNotification) {
             key = notification.key
@@ -102,6 +103,7 @@ public struct NotificationProbe: Sendable {
             }
             replacesID = notification.replacesID
             imagePath = notification.imagePath
+            replaceTag = notification.replaceTag
         }
 
         public var desktopNotification: DesktopNotification {
@@ -109,7 +111,7 @@ public struct NotificationProbe: Sendable {
                 key: key, title: title, body: body, urgency: NotificationUrgency(rawValue: urgency) ?? .normal,
                 category: NotificationCategory(rawValue: category) ?? .reminder, icon: icon,
                 expiry: expiry == "never" ? .never : Int32(expiry).map { .milliseconds($0) } ?? .serverDefault,
-                replacesID: replacesID, imagePath: imagePath)
+                replacesID: replacesID, imagePath: imagePath, replaceTag: replaceTag)
         }
     }
 
@@ -123,6 +125,9 @@ public struct NotificationProbe: Sendable {
         /// Seconds the call took inside the probe.
         public var seconds: Double
         public var serverInfo: ServerInfo?
+        /// The probe's process id, and whether libnotify was loaded into it when the step ended.
+        public var pid: Int32?
+        public var libnotifyLoaded: Bool?
 
         public init(
             error: String? = nil, message: String? = nil, id: UInt32? = nil, seconds: Double,

@@ -440,6 +440,10 @@ public struct NotifyCall: Sendable, Equatable, CustomStringConvertible {
     public var body: String
     /// Hints by name, their values as text ("x-w8trackr.milestone", "1").
     public var hints: [String: String]
+    /// Each hint's D-Bus type ("s", "y", "x").
+    public var hintTypes: [String: String] = [:]
+    /// The buttons: id, label, id, label …
+    public var actions: [String] = []
     public var timeout: Int32
     /// The server's answer; nil while none has come.
     public var reply: NotifyReply?
@@ -470,6 +474,9 @@ public struct NotifyCall: Sendable, Equatable, CustomStringConvertible {
                     let data = (value as? [String: Any])?["data"]
                     return data.map { "\($0)" } ?? ""
                 }
+                let hintTypes = (payload[6] as? [String: Any] ?? [:]).mapValues { value -> String in
+                    (value as? [String: Any])?["type"] as? String ?? ""
+                }
                 calls.append(
                     (
                         sender, cookie,
@@ -477,8 +484,9 @@ public struct NotifyCall: Sendable, Equatable, CustomStringConvertible {
                             appName: payload[0] as? String ?? "",
                             replacesID: (payload[1] as? NSNumber)?.uint32Value ?? 0,
                             icon: payload[2] as? String ?? "", summary: payload[3] as? String ?? "",
-                            body: payload[4] as? String ?? "", hints: hints,
-                            timeout: (payload[7] as? NSNumber)?.int32Value ?? 0, reply: nil)
+                            body: payload[4] as? String ?? "", hints: hints, hintTypes: hintTypes,
+                            actions: payload[5] as? [String] ?? [], timeout: (payload[7] as? NSNumber)?.int32Value ?? 0,
+                            reply: nil)
                     ))
             case "method_return", "error":
                 guard let destination = message["destination"] as? String,

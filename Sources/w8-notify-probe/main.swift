@@ -23,7 +23,9 @@ for step in steps {
     let sink =
         sinks[step.sink]
         ?? LibnotifyNotificationSink(
-            deadline: step.deadline, dataDirectories: dataDirectories, serviceDirectories: serviceDirectories)
+            deadline: step.deadline, dataDirectories: dataDirectories, serviceDirectories: serviceDirectories,
+            sessionBus: step.libnotifyOnly == true
+                ? nil : LibnotifyNotificationSink.sessionBus(environment: environment))
     sinks[step.sink] = sink
     let earlierID = step.idFromStep.flatMap { outcomes[$0].id }
     let start = ContinuousClock.now
@@ -36,8 +38,6 @@ for step in steps {
             outcome.id = try sink.post(notification)
         case .close:
             try sink.close(id: earlierID ?? step.id ?? 0)
-        case .prepare:
-            LibnotifyNotificationSink.prepare()
         case .serverInfo:
             let info = try LibnotifyNotificationSink.serverInfo(
                 deadline: step.deadline, serviceDirectories: serviceDirectories)
@@ -59,6 +59,8 @@ for step in steps {
     }
     let elapsed = ContinuousClock.now - start
     outcome.seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    outcome.pid = getpid()
+    outcome.libnotifyLoaded = dlopen("libnotify.so.4", RTLD_LAZY | RTLD_NOLOAD) != nil
     outcomes.append(outcome)
 }
 

@@ -139,7 +139,6 @@ extension ChangingCommand {
 
     /// Loads the settings, makes the change and prints what it did, then ends the process.
     static func perform(json: Bool, _ change: (Runtime, Settings) throws -> TrackerOutcome) throws -> Never {
-        Runtime.prepareNotifications()
         let (runtime, settings) = try Runtime.loaded()
         let outcome = try change(runtime, settings)
         if let warning = outcome.warning { warn(warning) }

@@ -25,9 +25,6 @@ struct W8: ParsableCommand {
             print(version)
             return
         }
-        // The commands that may post (ChangingCommand) start libnotify first: its thread loads the library and
-        // connects while the Swift runtime parses, reads the config and writes.
-        if let name = arguments.first, ["add", "edit", "rm"].contains(name) { Runtime.prepareNotifications() }
         do {
             if let (input, json) = Add.quick(Array(arguments)) {
                 try Add.perform(json: json) { try Add.add(input, $0, $1) }

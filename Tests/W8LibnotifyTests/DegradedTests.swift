@@ -63,28 +63,6 @@ struct DegradedTests: ProbeSuite {
         #expect(run.seconds < 3 * testTimeScale, "the whole probe took \(run.seconds) s")
     }
 
-    @Test("A hung server after prepare: prepare returns at once, and the post still times out within its deadline")
-    func hungServerPrepared() throws {
-        let server = try HungNotificationServer()
-        defer { server.stop() }
-
-        let run = try probe.run([.prepare, .post(Sample.milestone(), deadline: 2)], environment: server.environment)
-
-        #expect(run.outcomes.map(\.error) == [nil, "timedOut"], "\(run.outcomes)")
-        #expect(run.outcomes[0].seconds < 0.1 * testTimeScale)
-        #expect(run.outcomes[1].seconds >= 1.9 && run.outcomes[1].seconds < 3 * testTimeScale)
-    }
-
-    @Test("No session bus after prepare: the post reports noSessionBus, as without it")
-    func noSessionBusPrepared() throws {
-        let environment = try NoSessionBus()
-
-        let run = try probe.run([.prepare, .post(Sample.reminder)], environment: environment.environment)
-
-        #expect(run.outcomes.map(\.error) == [nil, "noSessionBus"], "\(run.outcomes)")
-        #expect(run.seconds < 1 * testTimeScale)
-    }
-
     @Test("A hung server: serverInfo times out too")
     func hungServerInfo() throws {
         let server = try HungNotificationServer()

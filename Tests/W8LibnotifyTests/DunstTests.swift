@@ -39,20 +39,6 @@ struct DunstTests: ProbeSuite {
         }
     }
 
-    @Test("After prepare, a post reaches dunst as it does without it, on the connection prepare opened")
-    func postsAfterPrepare() throws {
-        let session = try DunstSession()
-        defer { session.stop() }
-
-        let run = try probe.run([.prepare, .post(Sample.milestone())], environment: session.environment)
-
-        #expect(run.outcomes.map(\.error) == [nil, nil], "\(run.outcomes)")
-        #expect(run.outcomes[0].seconds < 0.05 * testTimeScale, "prepare waited: \(run.outcomes[0].seconds) s")
-        let shown = try #require(try session.history().first)
-        #expect(shown.id == run.outcomes[1].id)
-        #expect(shown.summary == Sample.milestone().title)
-    }
-
     @Test("A goal milestone never expires")
     func goalNeverExpires() throws {
         let session = try DunstSession()

@@ -30,7 +30,8 @@ struct SinkUnitTests {
         defer { try? FileManager.default.removeItem(at: root) }
         let user = root.appendingPathComponent("user")
         let system = root.appendingPathComponent("system")
-        let sink = LibnotifyNotificationSink(dataDirectories: ["/nonexistent", user.path, system.path])
+        let sink = LibnotifyNotificationSink(
+            dataDirectories: ["/nonexistent", user.path, system.path], sessionBus: nil)
         func install(_ directory: URL, _ relative: String) throws -> String {
             let file = directory.appendingPathComponent("icons/hicolor/\(relative)")
             try FileManager.default.createDirectory(

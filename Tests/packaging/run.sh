@@ -77,6 +77,10 @@ check "w8 links no Swift library (static Swift runtime)" same 0 "$(ldd "$w8" | g
 check "w8 has full RELRO and BIND_NOW" bash -c '
     readelf -lW "$1" | grep -q GNU_RELRO && readelf -dW "$1" | grep -q "FLAGS.*BIND_NOW"' _ "$w8"
 check "w8 is stripped" bash -c '! readelf -SW "$1" | grep -q "\.symtab"' _ "$w8"
+check "w8's relative relocations are packed (DT_RELR), not a table of RELA entries" bash -c '
+    readelf -dW "$1" | grep -q "(RELR)" && [ "$(readelf -dW "$1" | awk "/RELACOUNT/ {print \$3}")" = "" ]' _ "$w8"
+check "w8 is a position-independent executable (ASLR)" bash -c 'readelf -hW "$1" | grep -q "DYN (Position-Independent"' \
+    _ "$w8"
 check "w8 exports no dynamic symbols (the loader searches them at every start)" same 0 \
     "$(nm -D --defined-only "$w8" | wc -l)"
 check "w8 loads neither libnotify, GLib nor cairo until it posts or draws" same 0 \

@@ -22,9 +22,11 @@ let package = Package(
         .target(
             name: "W8Store",
             dependencies: [
-                "W8Core", "W8System", .product(name: "GRDB", package: "GRDB.swift"),
+                "W8Core", "W8System", "CW8SQLite", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]),
+        // The SQLite calls Swift cannot make (variadic), as small C functions; only W8Store imports it.
+        .target(name: "CW8SQLite", linkerSettings: [.linkedLibrary("sqlite3")]),
         // libnotify's, GIO's and GLib's C API, loaded with dlopen when a notification is posted, closed or asked
         // about: the commands that post nothing never load libnotify, gdk-pixbuf, GIO and GLib. Only W8Libnotify
         // imports it.

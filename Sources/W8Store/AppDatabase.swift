@@ -1,3 +1,4 @@
+import CW8SQLite
 import Foundation
 import GRDB
 import GRDBSQLite
@@ -41,9 +42,23 @@ public struct AppDatabase: Sendable {
     /// Opened by `salvaging(at:)`: reads skip what SQLite cannot read instead of failing.
     public var isSalvage = false
 
-    /// Closes the connection now rather than when the last copy of this value goes: SQLite checkpoints the WAL
-    /// into the database file as the last connection closes. Nothing can be read or written through it after.
-    public func close() throws { try (writer as? DatabaseQueue)?.close() }
+    /// Closes the connection now rather than when the last copy of this value goes. Nothing can be read or written
+    /// through it after.
+    ///
+    /// With `checkpoint`, SQLite moves the WAL into the database file as the last connection closes (two more
+    /// fsyncs, and the next commit starts a new WAL with two more). Without, what was committed stays in the WAL,
+    /// already durable, as it does whenever another process (the daemon) has the database open: the next
+    /// connection to close with a checkpoint, or SQLite's own checkpoint every 1,000 pages, moves it.
+    public func close(checkpoint: Bool = true) throws {
+        guard let queue = writer as? DatabaseQueue else { return }
+        if !checkpoint {
+            try queue.writeWithoutTransaction { db in
+                let code = cw8_sqlite3_no_checkpoint_on_close(db.sqliteConnection)
+                guard code == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: code)) }
+            }
+        }
+        try queue.close()
+    }
 
     /// Opens (creating and migrating if needed) the database at `path`.
     ///

@@ -79,6 +79,30 @@ import W8TestSupport
         #expect(try AppDatabase.open(at: copy).entries().map(\.weight.value) == [179.0, 179.5, 180.0])
     }
 
+    // A changing command closes without the checkpoint (`Runtime.finish`): its commit stays in the WAL, where the
+    // next connection reads it, and the next close that checkpoints empties the WAL into the file.
+    @Test func closingWithoutCheckpointLeavesTheCommitInTheWAL() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let path = dir.appending("w8trackr/w8trackr.sqlite")
+        let ctx = EvaluationContext(now: Date(), calendar: PinnedCalendar.utc, settings: Settings())
+        let walSize = {
+            (try FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? NSNumber)?.intValue
+        }
+        _ = try AppDatabase.open(at: path).addEntry(WeightEntry(weight: Weight(180, .lb), date: Date()), context: ctx)
+        #expect(try walSize() == 0)
+
+        let adding = try AppDatabase.open(at: path)
+        _ = try adding.addEntry(WeightEntry(weight: Weight(179, .lb), date: Date()), context: ctx)
+        try adding.close(checkpoint: false)
+
+        #expect(try walSize() ?? 0 > 0)
+        let reading = try AppDatabase.open(at: path)
+        #expect(try reading.entries().map(\.weight.value) == [179, 180])
+        try reading.close()
+        #expect(try walSize() == 0)
+    }
+
     @Test func reopeningKeepsTheData() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }

@@ -1,7 +1,9 @@
+#define _GNU_SOURCE  // sched_getcpu, CPU_SET, pthread_attr_setaffinity_np
 #include "cw8linux.h"
 
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/eventfd.h>
 #include <sys/inotify.h>
@@ -113,4 +115,36 @@ int cw8_argument_count(void) {
 
 const char *cw8_argument(int index) {
     return index >= 0 && index < saved_argc ? saved_argv[index] : NULL;
+}
+
+int cw8_thread_start_elsewhere(void *(*body)(void *), void *context, uint64_t *thread) {
+    cpu_set_t allowed;
+    if (sched_getaffinity(0, sizeof allowed, &allowed) != 0) return -1;
+    int current = sched_getcpu();
+    if (current >= 0 && current < CPU_SETSIZE) CPU_CLR(current, &allowed);
+    if (CPU_COUNT(&allowed) == 0) {
+        errno = EAGAIN;
+        return -1;
+    }
+    pthread_attr_t attributes;
+    int failure = pthread_attr_init(&attributes);
+    if (failure == 0) failure = pthread_attr_setaffinity_np(&attributes, sizeof allowed, &allowed);
+    pthread_t created;
+    if (failure == 0) failure = pthread_create(&created, &attributes, body, context);
+    pthread_attr_destroy(&attributes);
+    if (failure != 0) {
+        errno = failure;
+        return -1;
+    }
+    *thread = (uint64_t)created;
+    return 0;
+}
+
+int cw8_thread_join(uint64_t thread) {
+    int failure = pthread_join((pthread_t)thread, NULL);
+    if (failure != 0) {
+        errno = failure;
+        return -1;
+    }
+    return 0;
 }

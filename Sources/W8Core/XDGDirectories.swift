@@ -16,6 +16,11 @@ public struct XDGDirectories: Sendable, Equatable {
     /// `$XDG_RUNTIME_DIR`; it has no default.
     public let runtimeDirectory: String?
 
+    /// The environment variables `init(environment:accountHome:)` reads: the others make no difference.
+    public static let variables = [
+        "HOME", "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_DIRS", "XDG_RUNTIME_DIR",
+    ]
+
     /// - Parameters:
     ///   - environment: the process's environment.
     ///   - accountHome: the account's home directory, for when `HOME` is unset or empty; asked only then (the

@@ -17,7 +17,11 @@ public struct Runtime: Sendable {
     /// The databases `database()` opened, for `finish(status:)` to close.
     private let opened = OpenedDatabases()
 
-    public init() {
+    /// - Parameter prefetchingDatabase: start opening the database on a second thread (`DatabasePrefetch`), for a
+    ///   command that will change it; `database()` then waits for it, and `finish` or `abandonPrefetch()` if it
+    ///   is not used.
+    public init(prefetchingDatabase: Bool = false) {
+        if prefetchingDatabase { opened.hold(DatabasePrefetch.start()) }
         environment = ProcessInfo.processInfo.environment
         paths = Paths(environment: environment)
         now = Runtime.clock()
@@ -139,9 +143,19 @@ public struct Runtime: Sendable {
     public func settings() throws -> Settings { try config.load() }
 
     public func database() throws -> AppDatabase {
+        if let prefetched = opened.takePrefetch()?.database(at: paths.database) {
+            opened.append(prefetched)
+            return prefetched
+        }
         let database = try AppDatabase.open(at: paths.database)
         opened.append(database)
         return database
+    }
+
+    /// Waits for the database the runtime started opening and closes it unused, as it found it: for a command
+    /// that ends before it needs it, refused for its settings or its input.
+    public func abandonPrefetch() {
+        try? opened.takePrefetch()?.database(at: paths.database)?.close(checkpoint: false)
     }
 
     /// Ends a changing command's process: closes the databases this runtime opened and exits with `status`, before
@@ -153,6 +167,7 @@ public struct Runtime: Sendable {
     /// after it cost `w8 add` four fsyncs more than its commit. The next command that reads, or SQLite's own
     /// checkpoint, moves it into the file.
     public func finish(status: Int32 = 0) -> Never {
+        abandonPrefetch()
         for database in opened.all { try? database.close(checkpoint: false) }
         exit(status)
     }
@@ -248,8 +263,19 @@ public struct Runtime: Sendable {
 private final class OpenedDatabases: @unchecked Sendable {
     private let lock = NSLock()
     private var databases: [AppDatabase] = []
+    private var pending: DatabasePrefetch?
 
     func append(_ database: AppDatabase) { lock.withLock { databases.append(database) } }
+
+    /// Keeps the database being opened on a second thread until `takePrefetch()` hands it over.
+    func hold(_ prefetch: DatabasePrefetch?) { lock.withLock { pending = prefetch } }
+
+    func takePrefetch() -> DatabasePrefetch? {
+        lock.withLock {
+            defer { pending = nil }
+            return pending
+        }
+    }
 
     var all: [AppDatabase] { lock.withLock { databases } }
 }

@@ -73,19 +73,7 @@ public struct AppDatabase: Sendable {
         return try PrivateFiles.withLock(path + ".lock") {
             try PrivateFiles.ensureFile(path)
             do {
-                // One connection for the whole command. A pool's reader connections are not worth their cost to a
-                // process that runs one command, and a pool writes to an empty WAL when it opens, with two fsyncs.
-                var config = Configuration()
-                config.busyMode = .timeout(30)
-                config.prepareDatabase { db in
-                    // Keep the WAL and its index when closing, the WAL checkpointed and truncated to nothing (the
-                    // database file alone holds everything): the next process finds both, and on a full disk it can
-                    // still read, where a new index file would first have to grow to 32 KiB.
-                    var persist: Int32 = 1
-                    _ = sqlite3_file_control(db.sqliteConnection, nil, SQLITE_FCNTL_PERSIST_WAL, &persist)
-                    try db.execute(sql: "PRAGMA journal_size_limit = 0")
-                }
-                let queue = try DatabaseQueue(path: path, configuration: config)
+                let queue = try connect(path)
                 // Look before writing: nothing is written to a newer schema's file, or a damaged one.
                 let (superseded, current) = try queue.read(AppDatabase.schemaState)
                 if superseded { throw StoreError.newerSchema(path: path) }
@@ -95,9 +83,9 @@ public struct AppDatabase: Sendable {
                 }
                 try queue.writeWithoutTransaction { db in
                     // WAL (kept in the file once set): readers and the writer of other processes do not block each
-                    // other. FULL makes every commit durable (GRDB leaves the default otherwise).
+                    // other.
                     if !current { _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") }
-                    try db.execute(sql: "PRAGMA synchronous = FULL")
+                    try makeCommitsDurable(db)
                 }
                 // A schema that is current needs no migrator: it would only read the same table again, in a write.
                 if !current { try migrator.migrate(queue) }
@@ -106,6 +94,60 @@ public struct AppDatabase: Sendable {
                 throw StoreError(error, path: path)
             }
         }
+    }
+
+    /// Opens the database at `path` as `open(at:)` does, when that changes no file: the database exists and is
+    /// already private (its directory 0700, its files 0600, the lock file there), its schema is current, and its
+    /// pages are sound (the check of the first write, made now). Nil otherwise, or on any failure: `open(at:)`
+    /// then does what is needed, under its lock, or says what is wrong. Nothing is created, narrowed, migrated or
+    /// written, so a command may open its database this way before it has read its settings or its input.
+    ///
+    /// No lock is needed: a migration is one transaction, and a database that another process is creating or
+    /// migrating reads as not current here.
+    public static func openAsItIs(at path: String) -> AppDatabase? {
+        let directory = (path as NSString).deletingLastPathComponent
+        guard PrivateFiles.isPrivate(directory.isEmpty ? "." : directory, mask: 0o700),
+            PrivateFiles.isPrivate(path, mask: 0o600), access(path, R_OK | W_OK) == 0,
+            access(path + ".lock", R_OK | W_OK) == 0,
+            [path + "-wal", path + "-shm"].allSatisfy({
+                access($0, F_OK) != 0 || PrivateFiles.isPrivate($0, mask: 0o600)
+            })
+        else { return nil }
+        guard let queue = try? connect(path) else { return nil }
+        let database = AppDatabase(writer: queue, path: path, keepAlive: queue)
+        do {
+            let (superseded, current) = try queue.read(AppDatabase.schemaState)
+            if !superseded, current {
+                try queue.writeWithoutTransaction(makeCommitsDurable)
+                try database.refuseDamage()
+                return database
+            }
+        } catch {}
+        // Whatever the WAL holds stays there for `open(at:)` to find: no checkpoint into a file it may refuse.
+        try? database.close(checkpoint: false)
+        return nil
+    }
+
+    /// One connection for the whole command. A pool's reader connections are not worth their cost to a process
+    /// that runs one command, and a pool writes to an empty WAL when it opens, with two fsyncs.
+    private static func connect(_ path: String) throws -> DatabaseQueue {
+        var config = Configuration()
+        config.busyMode = .timeout(30)
+        config.prepareDatabase { db in
+            // Keep the WAL and its index when closing, the WAL checkpointed and truncated to nothing (the database
+            // file alone holds everything): the next process finds both, and on a full disk it can still read,
+            // where a new index file would first have to grow to 32 KiB.
+            var persist: Int32 = 1
+            _ = sqlite3_file_control(db.sqliteConnection, nil, SQLITE_FCNTL_PERSIST_WAL, &persist)
+            try db.execute(sql: "PRAGMA journal_size_limit = 0")
+        }
+        return try DatabaseQueue(path: path, configuration: config)
+    }
+
+    /// FULL makes every commit durable (GRDB leaves the default otherwise). A setting of the connection: it writes
+    /// nothing.
+    private static func makeCommitsDurable(_ db: Database) throws {
+        try db.execute(sql: "PRAGMA synchronous = FULL")
     }
 
     /// Whether the file holds migrations this version does not know (a newer w8 wrote it), and whether it holds all

@@ -43,6 +43,12 @@ enum PrivateFiles {
         }
     }
 
+    /// Whether `path` exists with no permission bit outside `mask`: what `narrow(_:to:)` would leave as it is.
+    static func isPrivate(_ path: String, mask: mode_t) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & 0o7777 & ~mask == 0
+    }
+
     /// Clears the permission bits of `path` that `mask` does not have; sets none.
     static func narrow(_ path: String, to mask: mode_t) throws(SystemCallError) {
         var info = stat()

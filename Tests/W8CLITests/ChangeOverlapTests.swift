@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+import W8TestSupport
+
+/// What `w8 add`, `edit` and `rm` do at the same time as something else. They open the database on a second
+/// thread while they read their settings and input (`DatabasePrefetch`): a command refused meanwhile leaves the
+/// files as they were, and the open really happens on that thread.
+@Suite struct ChangeOverlapTests {
+    /// The database and its WAL, byte for byte. The last add left its entry in the WAL: a checkpoint would move it.
+    func files(_ w8: W8Sandbox) -> [Data?] {
+        [w8.databasePath, w8.databasePath + "-wal"].map { FileManager.default.contents(atPath: $0) }
+    }
+
+    @Test func aRefusedChangeLeavesTheFilesAsTheyWere() throws {
+        let w8 = try W8Sandbox()
+        try w8.run("add", "180", "--date", "2026-11-01")
+        try w8.run("add", "179")
+        let before = files(w8)
+        #expect((before[1]?.count ?? 0) > 0, "the entry is in the WAL")
+
+        // Refused for its input, which is read before the database is needed, then for a config.toml that cannot
+        // be read.
+        let refused: [([String], Int32)] = [
+            (["add", "1x"], 65), (["edit", "1", "--weight", "abc"], 65), (["add", "170", "--date", "someday"], 65),
+        ]
+        for (arguments, status) in refused {
+            let result = try w8.run(arguments)
+            #expect(result.status == status, "\(arguments): \(result.stderr)")
+            #expect(result.stderrLines.count == 1, "\(arguments): \(result.stderr)")
+            #expect(files(w8) == before, "\(arguments)")
+        }
+        try FileManager.default.createDirectory(
+            atPath: (w8.configPath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try "unit = \"stone\"\n".write(toFile: w8.configPath, atomically: true, encoding: .utf8)
+        let result = try w8.run("add", "178")
+        #expect(result.status == 78, "\(result.stderr)")
+        #expect(files(w8) == before)
+
+        try FileManager.default.removeItem(atPath: w8.configPath)
+        try w8.run("add", "178")
+        let log = try #require(try w8.json("log") as? [[String: Any]])
+        #expect(log.compactMap { $0["weight"] as? Double } == [178, 179, 180])
+    }
+
+    /// Under `strace -f`, the thread that opens the database file is not the main thread, where the process may
+    /// run on another CPU; where it may not, the main thread opens it.
+    @Test func theDatabaseOpensOnASecondThread() throws {
+        let w8 = try W8Sandbox()
+        try w8.run("add", "180")
+        let trace = w8.root.appendingPathComponent("strace.txt").path
+        let result = try W8Sandbox.running(
+            w8, through: ["strace", "-f", "-e", "trace=openat", "-o", trace, w8.executable, "add", "179"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
+        let main = try #require(lines.first.flatMap { Int32($0.prefix { $0 != " " }) })
+        let openers = lines.filter { $0.contains("w8trackr.sqlite\", O_RDWR") }.compactMap {
+            Int32($0.prefix { $0 != " " })
+        }
+        #expect(openers.count == 1, "\(lines.filter { $0.contains("w8trackr.sqlite") })")
+        // The CPUs this process may run on, as w8 will inherit them: "Cpus_allowed:\tff,ffffffff" in hex.
+        let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
+        let mask = try #require(status.split(separator: "\n").first { $0.hasPrefix("Cpus_allowed:") })
+        let cpus = mask.dropFirst("Cpus_allowed:".count).compactMap { $0.hexDigitValue?.nonzeroBitCount }.reduce(0, +)
+        if cpus > 1 {
+            #expect(openers.first != main, "the main thread \(main) opened the database")
+        } else {
+            #expect(openers.first == main)
+        }
+    }
+}

@@ -29,6 +29,9 @@ public struct Tracker: Sendable {
     ) {
         self.database = database
         self.sink = sink
+        // A change that claims a notification lets the sink start connecting while the commit is fsynced.
+        var context = context
+        context.notificationClaimed = { [sink] in sink.prepare() }
         self.context = context
         self.statusBar = statusBar
     }

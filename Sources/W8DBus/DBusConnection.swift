@@ -97,6 +97,12 @@ public final class DBusConnection {
         return serial
     }
 
+    /// Sends what is queued (at first the handshake and `Hello`) without waiting for any answer: the bus works on
+    /// it while the caller does something else, and `reply(to:deadline:)` reads what came back.
+    public func send() throws(DBusConnectionError) {
+        try flush()
+    }
+
     /// Sends what is queued and reads until the answer to `serial` arrives: its return, or its error as a message
     /// of type `.error`. Signals and other replies are skipped. `deadline` is `DBusConnection.now()`-based.
     public func reply(to serial: UInt32, deadline: Int64) throws(DBusConnectionError) -> DBusMessage {
@@ -131,7 +137,7 @@ public final class DBusConnection {
         var sent = 0
         while sent < output.count {
             let result = output.withUnsafeBytes { bytes in
-                retrying { send(descriptor, bytes.baseAddress! + sent, bytes.count - sent, Int32(MSG_NOSIGNAL)) }
+                retrying { Glibc.send(descriptor, bytes.baseAddress! + sent, bytes.count - sent, Int32(MSG_NOSIGNAL)) }
             }
             guard result > 0 else {
                 throw handshakeDone ? .closed(Self.describe(errno)) : .authenticationRejected(Self.describe(errno))

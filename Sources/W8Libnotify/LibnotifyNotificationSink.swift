@@ -69,6 +69,11 @@ public final class LibnotifyNotificationSink: NotificationSink {
     ///
     /// Underneath: `notify_notification_new`, `notify_notification_set_*`, `notify_notification_show`, and
     /// `g_object_get (…, "id")`. With `replacesID` set, the server replaces that notification and keeps its id.
+    /// Connects to the bus ahead of a post or close through the direct route (`NotificationsOverDBus.prepare`).
+    public func prepare() {
+        overDBus?.prepare()
+    }
+
     public func post(_ notification: DesktopNotification) throws(LibnotifyError) -> UInt32 {
         let icon = resolveIcon(notification.icon)
         let handler = notification.actions.isEmpty ? nil : actionHandler.withLock { $0 }

@@ -15,6 +15,9 @@ struct NotificationsOverDBus: Sendable {
     /// The longest a call waits for the server, as the libnotify thread's deadline.
     let deadline: TimeInterval
 
+    /// The connection `prepare()` opened, for the next call to take.
+    let prepared = PreparedConnection()
+
     static let destination = "org.freedesktop.Notifications"
     static let path = "/org/freedesktop/Notifications"
 
@@ -45,6 +48,15 @@ struct NotificationsOverDBus: Sendable {
             }
             return id
         }
+    }
+
+    /// Connects and sends the handshake and `Hello` without waiting, for the next `post` or `close` to use: the bus
+    /// answers them meanwhile, and the call then waits only for its own answer. Nothing is shown. A failure here
+    /// is left to the call to meet and report.
+    func prepare() {
+        if let until = Self.hungUntil.withLock({ $0 }), DBusConnection.now() < until { return }
+        guard let connection = try? DBusConnection(sockets: sockets), (try? connection.send()) != nil else { return }
+        prepared.keep(connection)
     }
 
     /// Closes the notification with server id `id`; nil when nothing was sent.
@@ -112,10 +124,14 @@ struct NotificationsOverDBus: Sendable {
         let start = DBusConnection.now()
         if let until = Self.hungUntil.withLock({ $0 }), start < until { return .failure(.timedOut(seconds: deadline)) }
         let connection: DBusConnection
-        do {
-            connection = try DBusConnection(sockets: sockets)
-        } catch {
-            return nil
+        if let early = prepared.take() {
+            connection = early
+        } else {
+            do {
+                connection = try DBusConnection(sockets: sockets)
+            } catch {
+                return nil
+            }
         }
         do {
             return .success(try body(connection, start + Int64(deadline * 1e9)))
@@ -174,6 +190,22 @@ struct NotificationsOverDBus: Sendable {
         case "NoReply", "Timeout", "TimedOut": return .timedOut(seconds: 25)
         case "Disconnected", "NoServer", "FileNotFound": return .noSessionBus(message)
         default: return .serverError(message)
+        }
+    }
+}
+
+/// A connection opened ahead of the call that uses it (`NotificationsOverDBus.prepare()`).
+final class PreparedConnection: @unchecked Sendable {
+    private let lock = NSLock()
+    private var connection: DBusConnection?
+
+    func keep(_ connection: DBusConnection) { lock.withLock { self.connection = connection } }
+
+    /// The connection, once: a connection serves one call.
+    func take() -> DBusConnection? {
+        lock.withLock {
+            defer { connection = nil }
+            return connection
         }
     }
 }

@@ -9,6 +9,9 @@ public struct EvaluationContext: Sendable {
     public var now: Date
     public var calendar: Calendar
     public var settings: Settings
+    /// Told inside the transaction when the change has claimed a notification, before the commit and its fsync:
+    /// `Tracker` lets its sink start connecting then (`NotificationSink.prepare`).
+    public var notificationClaimed: @Sendable () -> Void = {}
 
     public init(now: Date, calendar: Calendar, settings: Settings) {
         self.now = now
@@ -453,6 +456,7 @@ public struct AppDatabase: Sendable {
                 if notify, let id = achievement.id {
                     pending = PendingNotification(
                         achievementID: id, type: type, notification: .milestone(type, progress: progress))
+                    context.notificationClaimed()
                 }
             }
         }

@@ -4,7 +4,8 @@ import W8TestSupport
 
 /// What `w8 add`, `edit` and `rm` do at the same time as something else. They open the database on a second
 /// thread while they read their settings and input (`DatabasePrefetch`): a command refused meanwhile leaves the
-/// files as they were, and the open really happens on that thread.
+/// files as they were, and the open really happens on that thread. A change that claims a notification connects
+/// to the bus before its commit is fsynced, so that the post after waits only for its own answer.
 @Suite struct ChangeOverlapTests {
     /// The database and its WAL, byte for byte. The last add left its entry in the WAL: a checkpoint would move it.
     func files(_ w8: W8Sandbox) -> [Data?] {
@@ -66,5 +67,36 @@ import W8TestSupport
         } else {
             #expect(openers.first == main)
         }
+    }
+
+    @Test func aClaimedNotificationConnectsToTheBusBeforeTheCommitIsSynced() throws {
+        let (dunst, w8) = try W8Sandbox.onNewDunst()
+        defer { dunst.stop() }
+        try w8.run("add", "180", "--date", "2026-11-01")
+        try w8.run("goal", "160")
+        func trace(_ weight: String) throws -> [Substring] {
+            let path = w8.root.appendingPathComponent("strace-\(weight).txt").path
+            let result = try W8Sandbox.running(
+                w8,
+                through: [
+                    "strace", "-f", "-e", "trace=connect,fdatasync,fsync", "-o", path, w8.executable, "add", weight,
+                ])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stderr.isEmpty, "\(result.stderr)")
+            return try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+        }
+        // 175 lb crosses 25%: one connection to the bus, made before the last sync of the commit.
+        let crossing = try trace("175")
+        let connects = crossing.indices.filter {
+            crossing[$0].contains("connect(") && crossing[$0].contains("sun_path")
+        }
+        let syncs = crossing.indices.filter { crossing[$0].contains("sync(") }
+        #expect(connects.count == 1, "\(crossing)")
+        #expect(try #require(connects.first) < (try #require(syncs.last)), "\(crossing)")
+        #expect(try dunst.history().map(\.summary) == ["25% of the way to your goal!"])
+        // 174 lb claims nothing: no connection at all.
+        let quiet = try trace("174")
+        #expect(!quiet.contains { $0.contains("connect(") && $0.contains("sun_path") }, "\(quiet)")
+        #expect(try dunst.history().count == 1)
     }
 }

@@ -16,28 +16,29 @@ public struct XDGDirectories: Sendable, Equatable {
     /// `$XDG_RUNTIME_DIR`; it has no default.
     public let runtimeDirectory: String?
 
-    /// The environment variables `init(environment:accountHome:)` reads: the others make no difference.
-    public static let variables = [
-        "HOME", "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_DIRS", "XDG_RUNTIME_DIR",
-    ]
-
     /// - Parameters:
     ///   - environment: the process's environment.
     ///   - accountHome: the account's home directory, for when `HOME` is unset or empty; asked only then (the
     ///     password database look-up costs every command a few hundred microseconds).
     public init(environment: [String: String], accountHome: @autoclosure () -> String) {
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? accountHome()
+        self.init(variable: { environment[$0] }, accountHome: accountHome())
+    }
+
+    /// The same from `variable`, which reads one environment variable (such as `getenv`), without a dictionary of
+    /// them all: a thread that starts before `ProcessInfo.environment` exists finds the directories this way.
+    public init(variable: (String) -> String?, accountHome: @autoclosure () -> String) {
+        let home = variable("HOME").flatMap { $0.isEmpty ? nil : $0 } ?? accountHome()
         self.home = home
         func base(_ name: String, _ fallback: String) -> String {
-            if let value = environment[name], value.hasPrefix("/") { return value }
+            if let value = variable(name), value.hasPrefix("/") { return value }
             return (home as NSString).appendingPathComponent(fallback)
         }
         dataHome = base("XDG_DATA_HOME", ".local/share")
         configHome = base("XDG_CONFIG_HOME", ".config")
         cacheHome = base("XDG_CACHE_HOME", ".cache")
-        let dirs = environment["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share"
+        let dirs = variable("XDG_DATA_DIRS").flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share"
         dataDirectories = dirs.split(separator: ":").map(String.init).filter { $0.hasPrefix("/") }
-        runtimeDirectory = environment["XDG_RUNTIME_DIR"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+        runtimeDirectory = variable("XDG_RUNTIME_DIR").flatMap { $0.hasPrefix("/") ? $0 : nil }
     }
 
     /// Where a session bus reads `.service` files, first first, as the D-Bus spec's

@@ -26,27 +26,6 @@ import W8Core
         #expect(xdg.dataDirectories == ["/opt/share", "/usr/share"])
     }
 
-    // A changing command resolves its database path from these variables alone, read with getenv on a second
-    // thread (`DatabasePrefetch`): every variable that can change the directories is among them, and each does.
-    @Test("`variables` names every variable the directories depend on")
-    func variablesAreTheOnesRead() {
-        let environment = [
-            "HOME": "/home/ann", "XDG_DATA_HOME": "/d", "XDG_CONFIG_HOME": "/c", "XDG_CACHE_HOME": "/k",
-            "XDG_DATA_DIRS": "/opt/share", "XDG_RUNTIME_DIR": "/run/user/1000", "XDG_STATE_HOME": "/s",
-            "XDG_CONFIG_DIRS": "/etc/x", "PATH": "/bin", "USER": "bob", "LOGNAME": "bob", "PWD": "/tmp",
-        ]
-        let full = XDGDirectories(environment: environment, accountHome: "/nowhere")
-        #expect(
-            XDGDirectories(
-                environment: environment.filter { XDGDirectories.variables.contains($0.key) }, accountHome: "/nowhere")
-                == full)
-        for name in XDGDirectories.variables {
-            #expect(
-                XDGDirectories(environment: environment.filter { $0.key != name }, accountHome: "/nowhere") != full,
-                "\(name)")
-        }
-    }
-
     @Test("The session's service directories follow the D-Bus spec")
     func serviceDirectories() {
         let xdg = XDGDirectories(

@@ -33,11 +33,8 @@ let package = Package(
         .target(name: "CLibnotify", dependencies: ["CDynamicLibrary"]),
         // What CCairo and CLibnotify share: a library's functions resolved with dlopen and dlsym, once per process.
         .target(name: "CDynamicLibrary", linkerSettings: [.linkedLibrary("dl")]),
-        // The NotificationSink that posts real desktop notifications through libnotify.
-        // The D-Bus wire format and a client connection over a Unix socket, in Swift: what the sink needs to call a
-        // notification server without loading libnotify.
-        .target(name: "W8DBus"),
-        .target(name: "W8Libnotify", dependencies: ["W8Core", "CLibnotify", "W8DBus"]),
+        // The NotificationSink that posts real desktop notifications through libnotify, the one route to the server.
+        .target(name: "W8Libnotify", dependencies: ["W8Core", "CLibnotify"]),
         // Linux calls Glibc's Swift module does not export (timerfd, signalfd), as small C wrappers.
         .target(name: "CW8Linux"),
         // The small POSIX layer every module's file and system calls go through: errors that carry the call and
@@ -74,7 +71,6 @@ let package = Package(
             name: "W8SchedulerTests", dependencies: ["W8Core", "W8App", "W8Scheduler", "W8System", "W8TestSupport"]),
         .testTarget(name: "W8AppTests", dependencies: ["W8Core", "W8Store", "W8App", "W8TestSupport"]),
         .testTarget(name: "W8SystemTests", dependencies: ["W8System", "W8TestSupport"]),
-        .testTarget(name: "W8DBusTests", dependencies: ["W8DBus"]),
         .testTarget(name: "W8ChartTests", dependencies: ["W8Core", "W8Chart", "CCairo", "W8TestSupport"]),
         .testTarget(name: "W8CLITests", dependencies: ["W8Core", "W8TestSupport"]),
         // Test-only: drives LibnotifyNotificationSink in its own process, with the session bus of its environment.

@@ -195,11 +195,12 @@ public struct EventRunner: Sendable {
         !(try database.entryDates(since: calendar.startOfDay(for: now)).isEmpty)
     }
 
-    /// Posts a reminder replacing the one of its kind still on screen, and keeps the new server id. Hydration and
-    /// meal reminders carry their buttons; the sink shows them only where the server supports actions.
+    /// Posts a reminder, which replaces the one of its kind this process posted while the server still shows it
+    /// (`replacesOpen`), and keeps the new server id so that logging a weight can close the weigh-in reminder. The
+    /// kept id is never replaced: it may name a notification the server closed long ago. Hydration and meal
+    /// reminders carry their buttons; the sink shows them only where the server supports actions.
     public func postReminder(_ kind: EventKind, _ now: Date, streakDays: Int = 0) throws -> FireOutcome {
-        var notification = DesktopNotification.reminder(kind, streakDays: streakDays, intake: settings.intake)
-        notification.replacesID = try database.notificationID(forKey: notification.key)
+        let notification = DesktopNotification.reminder(kind, streakDays: streakDays, intake: settings.intake)
         let outcome = post(notification)
         if case .sent(let id) = outcome { try database.setNotificationID(id, forKey: notification.key, at: now) }
         return outcome

@@ -50,6 +50,11 @@ public struct DesktopNotification: Sendable, Equatable {
     /// (dunst, notify-osd) hints. Unlike `replacesID`, it needs no server id, so a run that died before it could
     /// record one still replaces what it showed.
     public var replaceTag: String?
+    /// Replace the previous notification of this `key` that this process posted, but only while the server still
+    /// shows it: once the server says it closed it (expired, dismissed), a new notification is posted instead.
+    /// Plasma shows nothing for a `replaces_id` it has already closed, and ids are never carried across processes
+    /// (a restarted daemon posts a new one).
+    public var replacesOpen: Bool
 
     public static let appName = "W8Trackr"
     public static let iconName = "w8trackr"
@@ -59,7 +64,7 @@ public struct DesktopNotification: Sendable, Equatable {
         key: String, title: String, body: String, urgency: NotificationUrgency = .normal,
         category: NotificationCategory, icon: String = DesktopNotification.iconName,
         expiry: NotificationExpiry = .serverDefault, replacesID: UInt32? = nil, imagePath: String? = nil,
-        actions: [NotificationAction] = [], replaceTag: String? = nil
+        actions: [NotificationAction] = [], replaceTag: String? = nil, replacesOpen: Bool = false
     ) {
         self.key = key
         self.title = title
@@ -72,6 +77,7 @@ public struct DesktopNotification: Sendable, Equatable {
         self.imagePath = imagePath
         self.actions = actions
         self.replaceTag = replaceTag
+        self.replacesOpen = replacesOpen
     }
 
     /// The hints that carry `replaceTag`.
@@ -96,7 +102,6 @@ extension DesktopNotification {
         DesktopNotification(
             key: "test", title: "W8Trackr is set up",
             body: "Milestones, summaries and reminders will appear like this. Keep it up!",
-            urgency: category == "reminder" ? .low : .normal,
             category: NotificationCategory.allCases.first { $0.rawValue.hasSuffix(category) } ?? .milestone)
     }
 }

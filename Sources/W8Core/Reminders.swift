@@ -9,8 +9,12 @@ extension DesktopNotification {
         ([.weighIn, .streak, .hydration] + Meal.allCases.map(EventKind.meal)).first { reminderKey($0) == key }
     }
 
-    /// A reminder notification: low urgency, replacing the previous one of its kind. With `intake`, the hydration
-    /// and meal reminders carry their buttons (`ReminderAction`), labelled with its cup and bottle sizes.
+    /// A reminder notification, replacing the previous one of its kind while that one is still open (`replacesOpen`,
+    /// and the `replaceTag` of servers that stack by tag). With `intake`, the hydration and meal reminders carry
+    /// their buttons (`ReminderAction`), labelled with its cup and bottle sizes.
+    ///
+    /// Normal urgency, as every notification of w8: GNOME 43 shows no banner for low urgency (so no button can be
+    /// pressed) and Plasma keeps no low-urgency notification in its history.
     public static func reminder(
         _ kind: EventKind, streakDays: Int = 0, intake: IntakeSettings? = nil
     ) -> DesktopNotification {
@@ -33,7 +37,8 @@ extension DesktopNotification {
         }
         let actions = intake.map { intake in ReminderAction.actions(for: kind).map { $0.action(intake) } } ?? []
         return DesktopNotification(
-            key: reminderKey(kind), title: title, body: body, urgency: .low, category: .reminder, actions: actions)
+            key: reminderKey(kind), title: title, body: body, urgency: .normal, category: .reminder, actions: actions,
+            replaceTag: "w8trackr-\(reminderKey(kind))", replacesOpen: true)
     }
 }
 

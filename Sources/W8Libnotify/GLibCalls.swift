@@ -94,9 +94,10 @@ struct LibnotifyContext {
     private var connection: OpaquePointer?
     /// The server's capabilities, once it has answered.
     private var knownCapabilities: [String]?
-    /// Notifications with buttons, by key, kept alive so that libnotify hears their `ActionInvoked`; one per key,
-    /// released when the next of that key is posted.
-    var withActions: [String: UnsafeMutablePointer<NotifyNotification>] = [:]
+    /// Notifications with buttons or `replacesOpen`, by key, kept alive so that libnotify hears their
+    /// `ActionInvoked` and `NotificationClosed` (after which their id reads 0); one per key, released when the next
+    /// of that key is posted.
+    var posted: [String: UnsafeMutablePointer<NotifyNotification>] = [:]
 
     /// Readies libnotify and the session bus: `notify_init` once, then `g_bus_get_sync`.
     ///
@@ -152,10 +153,14 @@ struct LibnotifyContext {
         serverCapabilities()?.contains("body-markup") ?? true
     }
 
-    /// Whether the server shows images (`icon-static` or `icon-multi`); true when it does not say.
+    /// Whether the server shows the `image-path`/`image-data` image: it advertises `icon-static` or `icon-multi`
+    /// (the spec's capabilities for the notification's image, which it draws in the icon's place) or `body-images`
+    /// (swaync advertises only that, and shows `image-path`); true when it does not say.
     mutating func serverShowsImages() -> Bool {
-        serverCapabilities().map { $0.contains("icon-static") || $0.contains("icon-multi") } ?? true
+        serverCapabilities().map { !Set($0).isDisjoint(with: Self.imageCapabilities) } ?? true
     }
+
+    static let imageCapabilities: Set<String> = ["icon-static", "icon-multi", "body-images"]
 
     /// Asks the server for `GetServerInformation` directly through GDBus, to learn why libnotify's call failed.
     ///

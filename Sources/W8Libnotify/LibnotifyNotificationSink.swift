@@ -2,7 +2,6 @@ import CLibnotify
 import Foundation
 import Synchronization
 import W8Core
-import W8DBus
 
 /// What a notification server says about itself, for `w8 doctor`.
 public struct NotificationServerInfo: Sendable, Equatable, Codable {
@@ -21,14 +20,11 @@ public struct NotificationServerInfo: Sendable, Equatable, Codable {
     }
 }
 
-/// A `NotificationSink` that shows real desktop notifications through libnotify and D-Bus.
-///
-/// A notification without buttons is posted, and one is closed, by calling the server over the session bus
-/// directly (`NotificationsOverDBus`): the message libnotify would send, without loading libnotify and its 13
-/// libraries. Buttons, the server's information, and any bus that this cannot reach by itself go through libnotify.
+/// A `NotificationSink` that shows real desktop notifications through libnotify: the one route to the server.
 ///
 /// Every libnotify call runs on one thread the process shares (libnotify's state is global); each call waits for
-/// that thread at most `deadline` seconds and then throws `LibnotifyError.timedOut`.
+/// that thread at most `deadline` seconds and then throws `LibnotifyError.timedOut`. Between calls that thread runs
+/// GLib's main context, where libnotify hears `ActionInvoked` and `NotificationClosed`.
 public final class LibnotifyNotificationSink: NotificationSink {
     public let deadline: TimeInterval
     /// Directories searched for installed themed icons, in order (`$XDG_DATA_HOME`, then `$XDG_DATA_DIRS`).
@@ -37,49 +33,34 @@ public final class LibnotifyNotificationSink: NotificationSink {
     public let serviceDirectories: [String]
     /// Who hears pressed buttons; without one, notifications are posted without their buttons.
     private let actionHandler = Mutex<(@Sendable (NotificationActionPress) -> Void)?>(nil)
-    /// The direct route to the server; nil to go through libnotify only.
-    private let overDBus: NotificationsOverDBus?
 
     /// - Parameters:
     ///   - deadline: the longest a `post`, `close` or `serverInfo` waits for the notification server.
     ///   - dataDirectories: where themed icons may be installed; `XDGDirectories.dataSearchPath`.
     ///   - serviceDirectories: the session bus's `.service` directories; see
     ///     `XDGDirectories.sessionServiceDirectories`.
-    ///   - sessionBus: the session bus's sockets, to call the server directly (`SessionBusAddress.sockets`); nil
-    ///     to post through libnotify only.
-    public init(
-        deadline: TimeInterval = 2.0, dataDirectories: [String], serviceDirectories: [String] = [],
-        sessionBus: [UnixSocketAddress]?
-    ) {
+    public init(deadline: TimeInterval = 2.0, dataDirectories: [String], serviceDirectories: [String] = []) {
         self.deadline = deadline
         self.dataDirectories = dataDirectories
         self.serviceDirectories = serviceDirectories
-        overDBus = sessionBus.map { NotificationsOverDBus(sockets: $0, deadline: deadline) }
     }
 
-    /// The session bus's sockets as GDBus finds them in `environment`: `DBUS_SESSION_BUS_ADDRESS`, else
-    /// `$XDG_RUNTIME_DIR/bus`; nil when only libnotify can reach the bus (see `SessionBusAddress.sockets`).
-    public static func sessionBus(environment: [String: String]) -> [UnixSocketAddress]? {
-        SessionBusAddress.sockets(
-            busAddress: environment["DBUS_SESSION_BUS_ADDRESS"], runtimeDirectory: environment["XDG_RUNTIME_DIR"],
-            exists: { access($0, F_OK) == 0 })
+    /// Starts libnotify's thread, which loads libnotify, connects to the session bus and asks the server's
+    /// capabilities, and returns at once: a post that follows (after a commit, say) finds all that done.
+    public func prepare() {
+        LibnotifyThread.process.prepare()
     }
 
     /// Shows `notification` and returns the server's id for it.
     ///
     /// Underneath: `notify_notification_new`, `notify_notification_set_*`, `notify_notification_show`, and
     /// `g_object_get (…, "id")`. With `replacesID` set, the server replaces that notification and keeps its id.
-    /// Connects to the bus ahead of a post or close through the direct route (`NotificationsOverDBus.prepare`).
-    public func prepare() {
-        overDBus?.prepare()
-    }
-
+    /// With `replacesOpen`, it replaces the previous notification of its `key` that this process posted, and only
+    /// while the server has not closed it: libnotify hears `NotificationClosed` and forgets the id, and then a new
+    /// notification is posted (Plasma shows nothing for a `replaces_id` it has closed).
     public func post(_ notification: DesktopNotification) throws(LibnotifyError) -> UInt32 {
         let icon = resolveIcon(notification.icon)
         let handler = notification.actions.isEmpty ? nil : actionHandler.withLock { $0 }
-        if handler == nil, let sent = overDBus?.post(notification, icon: icon) {
-            return try sent.mapError { $0.namingServers(from: serviceDirectories) }.get()
-        }
         return try run { context throws(LibnotifyError) in
             try context.connect()
             let body = context.serverReadsMarkup() ? Self.escapeMarkup(notification.body) : notification.body
@@ -87,8 +68,15 @@ public final class LibnotifyNotificationSink: NotificationSink {
                 throw .serverError("notify_notification_new failed")
             }
             defer { g_object_unref(handle) }
+            // The previous one of this key: replaced while still open, and no longer heard (a press reaches only
+            // the newest).
+            let previous = context.posted.removeValue(forKey: notification.key)
+            let openID = previous.map { UInt32(bitPattern: clibnotify_notification_get_id($0)) } ?? 0
+            if let previous { g_object_unref(previous) }
             if let replacesID = notification.replacesID {
                 clibnotify_notification_set_id(handle, gint(bitPattern: replacesID))
+            } else if notification.replacesOpen, openID != 0 {
+                clibnotify_notification_set_id(handle, gint(bitPattern: openID))
             }
             notify_notification_set_category(handle, notification.category.rawValue)
             notify_notification_set_urgency(handle, NotifyUrgency(UInt32(notification.urgency.rawValue)))
@@ -101,10 +89,14 @@ public final class LibnotifyNotificationSink: NotificationSink {
                 }
             }
             if let imagePath = notification.imagePath, context.serverShowsImages() {
+                // `image-path` for the servers that read a file (dunst, xfce4-notifyd, swaync), `image-data` for
+                // those that read only pixels (lxqt-notificationd).
                 notify_notification_set_hint(handle, "image-path", g_variant_new_string(imagePath))
+                if let pixbuf = gdk_pixbuf_new_from_file(imagePath, nil) {
+                    notify_notification_set_image_from_pixbuf(handle, pixbuf)
+                    g_object_unref(UnsafeMutableRawPointer(pixbuf))
+                }
             }
-            // The previous one of this key stops listening, so that a press reaches only the newest.
-            if let previous = context.withActions.removeValue(forKey: notification.key) { g_object_unref(previous) }
             let buttons = handler != nil && context.serverShowsActions()
             if let handler, buttons {
                 for action in notification.actions {
@@ -118,8 +110,9 @@ public final class LibnotifyNotificationSink: NotificationSink {
                 throw error.map { GLibError(taking: $0).libnotifyError }
                     ?? .serverError("notify_notification_show failed")
             }
-            if buttons {
-                context.withActions[notification.key] = g_object_ref(handle).assumingMemoryBound(
+            // Kept alive to hear its buttons and its closing; released when the next of its key is posted.
+            if buttons || notification.replacesOpen {
+                context.posted[notification.key] = g_object_ref(handle).assumingMemoryBound(
                     to: NotifyNotification.self)
             }
             return UInt32(bitPattern: clibnotify_notification_get_id(handle))
@@ -138,9 +131,6 @@ public final class LibnotifyNotificationSink: NotificationSink {
     ///
     /// Underneath: a `NotifyNotification` whose "id" property is `id`, then `notify_notification_close`.
     public func close(id: UInt32) throws(LibnotifyError) {
-        if let sent = overDBus?.close(id: id) {
-            return try sent.mapError { $0.namingServers(from: serviceDirectories) }.get()
-        }
         try run { context throws(LibnotifyError) in
             try context.connect()
             guard let handle = notify_notification_new("", nil, nil) else {

@@ -60,9 +60,26 @@ final class LibnotifyThread: Sendable {
         return try completion.result().get()
     }
 
+    /// Starts the thread, if no call has, with a first job that connects and asks the server's capabilities (what
+    /// every post does first), and returns at once. The thread loads libnotify itself. What fails here is not
+    /// reported: the calls that follow meet the same failure and report it.
+    func prepare() {
+        let mustStart = state.withLock { state -> Bool in
+            guard !state.started else { return false }
+            state.jobs.append { context in
+                guard (try? context.connect()) != nil else { return }
+                _ = context.serverReadsMarkup()
+            }
+            state.started = true
+            return true
+        }
+        if mustStart { startThread() }
+    }
+
     private func startThread() {
         let thread = Thread { [self] in
-            // `run` loaded libnotify before it started the thread.
+            // `run` loaded libnotify before it started the thread; after `prepare`, loading is the thread's work.
+            // When it fails, `run` fails the same way before it queues a job, so none is left waiting.
             guard clibnotify_load() == 0 else { return }
             var context = LibnotifyContext()
             let mainContext = g_main_context_default()

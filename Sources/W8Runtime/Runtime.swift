@@ -39,7 +39,7 @@ public struct Runtime: Sendable {
     public func doctor() -> Doctor {
         let serviceDirectories = serviceDirectories
         let config = config
-        return Doctor(
+        var doctor = Doctor(
             paths: paths, sessionBus: environment["DBUS_SESSION_BUS_ADDRESS"],
             checkServer: {
                 do throws(LibnotifyError) {
@@ -53,6 +53,8 @@ public struct Runtime: Sendable {
                 }
             },
             loadSettings: { try config.load() })
+        doctor.systemctl = Systemctl(environment: environment)
+        return doctor
     }
 
     /// How the doctor names a libnotify failure.
@@ -185,8 +187,7 @@ public struct Runtime: Sendable {
     /// libnotify, with a deadline well inside the 3 s that `w8 add` may take against a hung server.
     public func sink() -> any NotificationSink {
         LibnotifyNotificationSink(
-            deadline: 2.0, dataDirectories: dataDirectories, serviceDirectories: serviceDirectories,
-            sessionBus: LibnotifyNotificationSink.sessionBus(environment: environment))
+            deadline: 2.0, dataDirectories: dataDirectories, serviceDirectories: serviceDirectories)
     }
 
     /// `$XDG_DATA_HOME`, then `$XDG_DATA_DIRS`: where the icon and the session's D-Bus services are installed.
@@ -224,7 +225,9 @@ public struct Runtime: Sendable {
     {
         EventRunner(
             database: database, sink: sink, settings: settings, calendar: calendar,
-            summaryImage: { [paths] summary in Runtime.summaryChart(summary, paths: paths, calendar: calendar) },
+            summaryImage: { [paths] summary in
+                Runtime.summaryChart(summary, database: database, paths: paths, calendar: calendar)
+            },
             statusBar: WaybarRefresh(offset: settings.widgetSignal))
     }
 
@@ -239,9 +242,15 @@ public struct Runtime: Sendable {
     /// `$XDG_CACHE_HOME/w8trackr/summary-chart.png` for the notification server to read (servers draw it at
     /// 48–128 px, so it has no text); nil without weigh-ins or when it cannot be written (the summary goes out
     /// without it). The full chart is `w8 chart --output`.
-    public static func summaryChart(_ summary: WeeklySummary, paths: Paths, calendar: Calendar) -> String? {
+    public static func summaryChart(
+        _ summary: WeeklySummary, database: AppDatabase, paths: Paths, calendar: Calendar
+    ) -> String? {
         let start = summary.weekEnd.addingTimeInterval(-30 * 86400)
-        guard let points = summary.trendAnalysis?.points.filter({ $0.date >= start }), !points.isEmpty else {
+        guard let points = summary.trendAnalysis?.points.filter({ $0.date >= start }), !points.isEmpty,
+            let weighIns = try? weighIns(
+                unit: summary.unit, database: database, since: points.first?.date,
+                to: summary.weekEnd)
+        else {
             return nil
         }
         let path = paths.cacheDirectory + "/summary-chart.png"
@@ -249,7 +258,8 @@ public struct Runtime: Sendable {
             try FileManager.default.createDirectory(
                 atPath: paths.cacheDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             try ChartImage(
-                points: points, goal: summary.progress?.goal, unit: summary.unit, timeZone: calendar.timeZone,
+                points: points, weighIns: weighIns, goal: summary.progress?.goal, unit: summary.unit,
+                timeZone: calendar.timeZone,
                 width: 128, height: 128, style: .sparkline
             ).write(to: path, format: .png)
             return path

@@ -7,6 +7,8 @@ public final class InMemoryNotificationSink: NotificationSink, @unchecked Sendab
     private var _posted: [DesktopNotification] = []
     private var _closed: [UInt32] = []
     private var nextID: UInt32 = 1
+    /// The id of the latest `replacesOpen` notification of each key, until the server closes it.
+    private var open: [String: UInt32] = [:]
     private var handler: (@Sendable (NotificationActionPress) -> Void)?
     /// When set, every post fails with this error, like a desktop with no notification server.
     public var failure: (any Error)?
@@ -21,13 +23,23 @@ public final class InMemoryNotificationSink: NotificationSink, @unchecked Sendab
             if let failure { throw failure }
             _posted.append(notification)
             if let id = notification.replacesID { return id }
+            if notification.replacesOpen, let id = open[notification.key] { return id }
             defer { nextID += 1 }
+            if notification.replacesOpen { open[notification.key] = nextID }
             return nextID
         }
     }
 
     public func close(id: UInt32) throws {
-        lock.withLock { _closed.append(id) }
+        lock.withLock {
+            _closed.append(id)
+            open = open.filter { $0.value != id }
+        }
+    }
+
+    /// The server closes the notification `id` by itself (it expired, or the person dismissed it).
+    public func serverClosed(id: UInt32) {
+        lock.withLock { open = open.filter { $0.value != id } }
     }
 
     public func onAction(_ handler: @escaping @Sendable (NotificationActionPress) -> Void) {

@@ -43,25 +43,23 @@ public struct NotificationProbe: Sendable {
 
     /// One call on a sink inside the probe.
     public struct Step: Codable, Sendable {
-        public enum Operation: String, Codable, Sendable { case post, close, serverInfo }
+        public enum Operation: String, Codable, Sendable { case post, close, serverInfo, waitForFile }
         public var operation: Operation
         /// Which sink instance of the probe makes the call; each index is a separate `LibnotifyNotificationSink`.
         public var sink: Int
-        /// With true, the sink this step makes (its first step) posts and closes through libnotify only, never over
-        /// the session bus directly.
-        public var libnotifyOnly: Bool?
         public var deadline: Double
         public var notification: WireNotification?
         public var id: UInt32?
         /// Use the id that an earlier step (by index) returned: as `replacesID` for a post, as the id to close.
         public var idFromStep: Int?
+        /// The file a `waitForFile` step waits for, at most `deadline` seconds: the test's go-ahead.
+        public var path: String?
 
         public static func post(
-            _ notification: DesktopNotification, sink: Int = 0, deadline: Double = 2, replacingStep: Int? = nil,
-            libnotifyOnly: Bool = false
+            _ notification: DesktopNotification, sink: Int = 0, deadline: Double = 2, replacingStep: Int? = nil
         ) -> Step {
             Step(
-                operation: .post, sink: sink, libnotifyOnly: libnotifyOnly, deadline: deadline,
+                operation: .post, sink: sink, deadline: deadline,
                 notification: WireNotification(notification), idFromStep: replacingStep)
         }
 
@@ -76,6 +74,12 @@ public struct NotificationProbe: Sendable {
         public static func serverInfo(deadline: Double = 2) -> Step {
             Step(operation: .serverInfo, sink: 0, deadline: deadline)
         }
+
+        /// Waits until `path` exists (the test creates it when it has done its part on the desktop), while the
+        /// sinks' libnotify thread goes on hearing the server's signals.
+        public static func waitForFile(_ path: String, deadline: Double = 60) -> Step {
+            Step(operation: .waitForFile, sink: 0, deadline: deadline, path: path)
+        }
     }
 
     /// `DesktopNotification` in JSON.
@@ -88,6 +92,7 @@ public struct NotificationProbe: Sendable {
         public var replacesID: UInt32?
         public var imagePath: String?
         public var replaceTag: String?
+        public var replacesOpen: Bool?
 
         public init(_ notification: DesktopNotification) {
             key = notification.key
@@ -104,6 +109,7 @@ public struct NotificationProbe: Sendable {
             replacesID = notification.replacesID
             imagePath = notification.imagePath
             replaceTag = notification.replaceTag
+            replacesOpen = notification.replacesOpen
         }
 
         public var desktopNotification: DesktopNotification {
@@ -111,7 +117,8 @@ public struct NotificationProbe: Sendable {
                 key: key, title: title, body: body, urgency: NotificationUrgency(rawValue: urgency) ?? .normal,
                 category: NotificationCategory(rawValue: category) ?? .reminder, icon: icon,
                 expiry: expiry == "never" ? .never : Int32(expiry).map { .milliseconds($0) } ?? .serverDefault,
-                replacesID: replacesID, imagePath: imagePath, replaceTag: replaceTag)
+                replacesID: replacesID, imagePath: imagePath, replaceTag: replaceTag,
+                replacesOpen: replacesOpen ?? false)
         }
     }
 

@@ -389,7 +389,7 @@ public final class NotifyCallMonitor {
     private let output: URL
 
     /// Starts the monitor and waits (at most 5 s) until it sees a call made after it started.
-    init(bus: PrivateSessionBus) throws {
+    public init(bus: PrivateSessionBus) throws {
         let busctl = try requireExecutable("busctl", debianPackage: "systemd")
         output = bus.directory.url.appendingPathComponent("monitor.json")
         process = try ChildProcess(

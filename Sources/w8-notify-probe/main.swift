@@ -23,9 +23,7 @@ for step in steps {
     let sink =
         sinks[step.sink]
         ?? LibnotifyNotificationSink(
-            deadline: step.deadline, dataDirectories: dataDirectories, serviceDirectories: serviceDirectories,
-            sessionBus: step.libnotifyOnly == true
-                ? nil : LibnotifyNotificationSink.sessionBus(environment: environment))
+            deadline: step.deadline, dataDirectories: dataDirectories, serviceDirectories: serviceDirectories)
     sinks[step.sink] = sink
     let earlierID = step.idFromStep.flatMap { outcomes[$0].id }
     let start = ContinuousClock.now
@@ -38,6 +36,10 @@ for step in steps {
             outcome.id = try sink.post(notification)
         case .close:
             try sink.close(id: earlierID ?? step.id ?? 0)
+        case .waitForFile:
+            let until = Date().addingTimeInterval(step.deadline)
+            while access(step.path ?? "", F_OK) != 0, Date() < until { usleep(50_000) }
+            if access(step.path ?? "", F_OK) != 0 { outcome.error = "timedOut" }
         case .serverInfo:
             let info = try LibnotifyNotificationSink.serverInfo(
                 deadline: step.deadline, serviceDirectories: serviceDirectories)

@@ -89,6 +89,23 @@ import W8TestSupport
         #expect(try store.database.notificationID(forKey: Tracker.weighInReminderKey) == 1)
     }
 
+    @Test("A reminder replaces the previous one only while it is open, and never an id kept from another process")
+    func reminderReplacesOnlyAnOpenOne() throws {
+        let runner = runner(weighInSettings())
+        // An id a run before a restart kept: the server may have closed it long ago (Plasma then shows nothing).
+        try store.database.setNotificationID(42, forKey: Tracker.weighInReminderKey, at: calendar.date(2026, 11, 22, 8))
+        let monday = try #require(runner.schedule.latest(.weighIn, atOrBefore: calendar.date(2026, 11, 23, 8)))
+
+        #expect(try runner.postReminder(.weighIn, monday.date) == .sent(1))
+        #expect(try runner.postReminder(.weighIn, monday.date) == .sent(1), "still open: replaced")
+        sink.serverClosed(id: 1)
+        #expect(try runner.postReminder(.weighIn, monday.date) == .sent(2), "closed: a new one")
+
+        #expect(sink.posted.allSatisfy { $0.replacesID == nil && $0.replacesOpen && $0.urgency == .normal })
+        #expect(sink.posted.map(\.replaceTag) == Array(repeating: "w8trackr-reminder.weigh-in", count: 3))
+        #expect(try store.database.notificationID(forKey: Tracker.weighInReminderKey) == 2)
+    }
+
     @Test("A reminder more than 15 minutes late (after a suspend) is dropped, not shown out of its moment")
     func lateReminderDropped() throws {
         let runner = runner(weighInSettings())

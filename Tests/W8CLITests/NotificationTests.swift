@@ -48,10 +48,12 @@ import W8TestSupport
         #expect(sent == ["25": true, "50": true, "75": false, "approaching": true, "100": true])
     }
 
-    // The weekly summary attaches its chart (image-path); dunst shows it, and the screenshot keeps what it showed.
+    // The weekly summary attaches its chart, as image-path and as image-data (dunst, which advertises icon-static,
+    // draws the pixels: the spec ranks image-data first); the screenshot keeps what it showed.
     @Test func summaryCarriesItsChart() throws {
         let (dunst, w8) = try W8Sandbox.onNewDunst()
         defer { dunst.stop() }
+        let monitor = try NotifyCallMonitor(bus: dunst.bus)
         for (day, weight) in [(8, "184"), (11, "183.2"), (14, "182.6"), (17, "181.4"), (19, "180.9"), (20, "180.2")] {
             try w8.run("add", weight, "--date", "2026-11-\(day)T07:00")
         }
@@ -73,7 +75,11 @@ import W8TestSupport
         #expect(!dunst.log.contains("Failed to load image"), "\(dunst.log)")
         let chart = w8.root.appendingPathComponent(".cache/w8trackr/summary-chart.png").path
         let summary = try #require(try dunst.history().first { $0.category == "x-w8trackr.summary" })
-        #expect(summary.iconPath == chart)
+        #expect(summary.iconPath == "", "dunst drew the image-data pixels, not the file")
+        let call = try #require(try monitor.calls().first { $0.summary == summary.summary })
+        #expect(call.hints["image-path"] == chart)
+        #expect(call.hintTypes["image-data"] == "(iiibiiay)", "\(call.hintTypes)")
+        #expect(call.hints["image-data"]?.contains("128") == true)
         // A real PNG decoder reads it at the size the summary draws: the 128 px sparkline, not the full chart.
         let identify = try W8Sandbox.running(w8, through: ["identify", "-format", "%m %w %h", chart])
         #expect(identify.stdout == "PNG 128 128", "\(identify.stderr)")

@@ -31,7 +31,7 @@ struct SinkUnitTests {
         let user = root.appendingPathComponent("user")
         let system = root.appendingPathComponent("system")
         let sink = LibnotifyNotificationSink(
-            dataDirectories: ["/nonexistent", user.path, system.path], sessionBus: nil)
+            dataDirectories: ["/nonexistent", user.path, system.path])
         func install(_ directory: URL, _ relative: String) throws -> String {
             let file = directory.appendingPathComponent("icons/hicolor/\(relative)")
             try FileManager.default.createDirectory(

@@ -40,6 +40,7 @@ typedef struct _NotifyNotification {
     gpointer priv;
 } NotifyNotification;
 
+typedef struct _GdkPixbuf GdkPixbuf;
 typedef struct _GDBusConnection GDBusConnection;
 typedef struct _GVariant GVariant;
 typedef struct _GVariantType GVariantType;
@@ -108,6 +109,9 @@ typedef void (*NotifyActionCallback)(NotifyNotification *notification, char *act
       (NotifyNotification * notification, const char *action, const char *label, NotifyActionCallback callback,     \
        gpointer user_data, GFreeFunc free_func),                                                                      \
       (notification, action, label, callback, user_data, free_func))                                                 \
+    V(notify_notification_set_image_from_pixbuf, (NotifyNotification * notification, GdkPixbuf * pixbuf),           \
+      (notification, pixbuf))                                                                                         \
+    F(GdkPixbuf *, gdk_pixbuf_new_from_file, (const char *filename, GError **error), (filename, error))               \
     F(gboolean, notify_notification_show, (NotifyNotification * notification, GError * *error),                      \
       (notification, error))                                                                                          \
     F(gboolean, notify_notification_close, (NotifyNotification * notification, GError * *error),                     \

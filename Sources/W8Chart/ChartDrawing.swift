@@ -47,14 +47,15 @@ struct ChartDrawing: Sendable {
 
     private func drawChart(_ points: [TrendPoint], on canvas: CairoCanvas) {
         let goal = chart.goal.flatMap { $0.isFinite ? $0 : nil }
-        let weights = WeightAxis(covering: points.flatMap { [$0.weight, $0.trend] } + (goal.map { [$0] } ?? []))
+        let dots = chart.dots
+        let weights = WeightAxis(covering: points.map(\.trend) + dots.map(\.weight) + (goal.map { [$0] } ?? []))
         let weightLabels = weights.ticks.map { WeightAxis.label($0, unit: chart.unit) }
 
         canvas.setFont(size: labelSize)
         let left = (margin + (weightLabels.map(canvas.textWidth).max() ?? 0) + 8).rounded()
         let plot = (left: left, top: headerHeight + 8, right: canvas.width - 20, bottom: canvas.height - 36)
         let dates = DateAxis(
-            dates: points.map(\.date), timeZone: chart.timeZone,
+            dates: points.map(\.date) + dots.map(\.date), timeZone: chart.timeZone,
             maxLabels: Int((plot.right - plot.left) / 72))
         let x = { (date: Date) in plot.left + dates.fraction(date) * (plot.right - plot.left) }
         let y = { (weight: Double) in
@@ -94,8 +95,8 @@ struct ChartDrawing: Sendable {
         // Weigh-ins as dots, smaller when they crowd; the trend on top of them.
         let spacing = (plot.right - plot.left) / Double(points.count)
         let radius = min(max(spacing / 3, 1.5), 3.5)
-        for point in points {
-            canvas.fillCircle(x: x(point.date), y: y(point.weight), radius: radius, color: ChartPalette.weight)
+        for dot in dots {
+            canvas.fillCircle(x: x(dot.date), y: y(dot.weight), radius: radius, color: ChartPalette.weight)
         }
         let trend = points.map { (x: x($0.date), y: y($0.trend)) }
         if trend.count == 1 {

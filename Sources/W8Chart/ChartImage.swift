@@ -32,8 +32,10 @@ public enum ChartStyle: Sendable {
 
 /// The weight chart as an image: weigh-ins as dots, the trend as a line, the goal as a dashed line.
 public struct ChartImage: Sendable {
-    /// The days to draw, in the preferred unit.
+    /// The days to draw, in the preferred unit: the trend line.
     public var points: [TrendPoint]
+    /// The dots: every weigh-in in the chart's time, in the preferred unit.
+    public var weighIns: [ChartWeighIn]
     /// The goal weight in `unit`, drawn as a dashed line; nil draws no goal.
     public var goal: Double?
     public var unit: WeightUnit
@@ -46,10 +48,11 @@ public struct ChartImage: Sendable {
     public var style: ChartStyle
 
     public init(
-        points: [TrendPoint], goal: Double?, unit: WeightUnit, timeZone: TimeZone,
+        points: [TrendPoint], weighIns: [ChartWeighIn]? = nil, goal: Double?, unit: WeightUnit, timeZone: TimeZone,
         width: Int = 800, height: Int = 400, title: String? = nil, style: ChartStyle = .full
     ) {
         self.points = points
+        self.weighIns = weighIns ?? ChartWeighIn.of(points)
         self.goal = goal
         self.unit = unit
         self.timeZone = timeZone
@@ -85,6 +88,11 @@ public struct ChartImage: Sendable {
             }
         }
     }
+}
+
+extension ChartImage {
+    /// The weigh-ins to draw as dots, in date order, finite only.
+    var dots: [ChartWeighIn] { weighIns.filter { $0.weight.isFinite }.sorted { $0.date < $1.date } }
 }
 
 /// Why a chart image could not be written; the description names the path.

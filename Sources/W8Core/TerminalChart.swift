@@ -8,6 +8,8 @@ import Foundation
 /// Columns are proportional to time, so gaps between weigh-ins show.
 public struct TerminalChart: Sendable {
     public let points: [TrendPoint]
+    /// The dots, in date order: every weigh-in (by default each day's earliest, from `points`).
+    public let weighIns: [ChartWeighIn]
     public let goal: Double?
     public let unit: WeightUnit
     /// Columns, at least `minimumWidth`.
@@ -28,9 +30,11 @@ public struct TerminalChart: Sendable {
     /// A chart of `points` (`TrendAnalysis.points`; put in date order here); `width` and `height` are clamped up to the
     /// minimum size (30 × 8).
     public init(
-        points: [TrendPoint], goal: Double?, unit: WeightUnit, width: Int, height: Int, color: Bool, calendar: Calendar
+        points: [TrendPoint], weighIns: [ChartWeighIn]? = nil, goal: Double?, unit: WeightUnit, width: Int, height: Int,
+        color: Bool, calendar: Calendar
     ) {
         self.points = points.sorted { $0.date < $1.date }
+        self.weighIns = (weighIns ?? ChartWeighIn.of(points)).filter { $0.weight.isFinite }.sorted { $0.date < $1.date }
         self.goal = goal
         self.unit = unit
         self.width = max(width, TerminalChart.minimumWidth)
@@ -42,27 +46,30 @@ public struct TerminalChart: Sendable {
     /// The chart: `height` lines of at most `width` columns each, every line ending in "\n". Without points, the
     /// empty message instead, wrapped at `width`.
     public func render() -> String {
-        guard let first = points.first, let last = points.last else {
+        let allDates = points.map(\.date) + weighIns.map(\.date)
+        guard !points.isEmpty, let first = allDates.min(), let last = allDates.max() else {
             return wrap(TerminalChart.emptyMessage).map { $0 + "\n" }.joined()
         }
         let rows = height - 3
-        let scale = YScale(values: points.flatMap { [$0.weight, $0.trend] } + (goal.map { [$0] } ?? []), rows: rows)
+        let scale = YScale(
+            values: points.map(\.trend) + weighIns.map(\.weight) + (goal.map { [$0] } ?? []), rows: rows)
         let labels = (0..<rows).map { row in scale.isLabelled(row) ? Weight.decimal(scale.value(atRow: row)) : "" }
         let labelWidth = labels.map(\.count).max() ?? 0
         let columns = width - labelWidth - 1
 
         var grid = Grid(rows: rows, columns: columns)
-        let span = last.date.timeIntervalSince(first.date)
+        let span = last.timeIntervalSince(first)
         func column(_ date: Date) -> Int {
-            span > 0 ? Int((date.timeIntervalSince(first.date) / span * Double(columns - 1)).rounded()) : 0
+            span > 0 ? Int((date.timeIntervalSince(first) / span * Double(columns - 1)).rounded()) : 0
         }
         if let goal {
             let row = scale.row(goal)
             for c in 0..<columns { grid[row, c] = Cell(glyph: "┄", style: .goal) }
         }
-        drawTrend(on: &grid, scale: scale, firstColumn: 0, lastColumn: column(last.date))
-        for point in points {
-            grid[scale.row(point.weight), column(point.date)] = Cell(glyph: "●", style: .weight)
+        drawTrend(
+            on: &grid, scale: scale, firstColumn: column(points.first!.date), lastColumn: column(points.last!.date))
+        for weighIn in weighIns {
+            grid[scale.row(weighIn.weight), column(weighIn.date)] = Cell(glyph: "●", style: .weight)
         }
 
         var lines: [String] = []
@@ -71,8 +78,8 @@ public struct TerminalChart: Sendable {
             lines.append(label + (labels[row].isEmpty ? "│" : "┤") + paint(grid.cells[row]))
         }
         lines.append(String(repeating: " ", count: labelWidth) + "└" + String(repeating: "─", count: columns))
-        let from = TerminalChart.dayLabel(first.date, calendar: calendar)
-        let to = TerminalChart.dayLabel(last.date, calendar: calendar)
+        let from = TerminalChart.dayLabel(first, calendar: calendar)
+        let to = TerminalChart.dayLabel(last, calendar: calendar)
         var dates = from
         if to != from {
             dates += String(repeating: " ", count: max(1, columns - from.count - to.count)) + to

@@ -9,6 +9,28 @@ public struct TrendPoint: Sendable, Equatable {
     public var trend: Double
 }
 
+/// One weigh-in as a chart draws it, a dot: its date and its weight in the chart's unit. The trend takes a day's
+/// earliest weight; the dots show every weigh-in, so that a chart shows the latest weight its text speaks of.
+public struct ChartWeighIn: Sendable, Equatable {
+    public var date: Date
+    public var weight: Double
+
+    public init(date: Date, weight: Double) {
+        self.date = date
+        self.weight = weight
+    }
+
+    /// The weigh-ins of `entries` in `unit`.
+    public static func of(_ entries: [WeightEntry], unit: WeightUnit) -> [ChartWeighIn] {
+        entries.map { ChartWeighIn(date: $0.date, weight: $0.weight.value(in: unit)) }
+    }
+
+    /// The dots of `points` alone: each day's earliest weight.
+    public static func of(_ points: [TrendPoint]) -> [ChartWeighIn] {
+        points.map { ChartWeighIn(date: $0.date, weight: $0.weight) }
+    }
+}
+
 /// The smoothed trend of the weigh-ins, its weekly rate of change and when it reaches the goal, in the preferred
 /// unit.
 ///

@@ -86,6 +86,43 @@ struct ChartPNGTests {
         #expect(image.count(of: ChartPalette.weight) > 5)
     }
 
+    /// The lowest row (largest y) holding a pixel of `color`; nil when none does.
+    static func lowestRow(of color: ChartColor, in image: DecodedPNG, above bottom: Int) -> Int? {
+        (0..<bottom).reversed().first { y in
+            (0..<image.width).contains { x in
+                let pixel = image.pixel(x: x, y: y)
+                return abs(Int(pixel.red) - Int(color.red)) <= 6 && abs(Int(pixel.green) - Int(color.green)) <= 6
+                    && abs(Int(pixel.blue) - Int(color.blue)) <= 6
+            }
+        }
+    }
+
+    @Test(
+        "A second weigh-in of the last day, well below its first, is drawn: the dots show every weigh-in (issue 25)",
+        arguments: [ChartStyle.full, .sparkline])
+    func everyWeighInIsADot(style: ChartStyle) throws {
+        // The trend takes each day's first weight; the last morning's 184-odd is followed at noon by 170. The goal,
+        // at 168, holds the weight axis still, so that the two images share their scale.
+        let points = Array(SampleCharts.points.prefix(10))
+        let last = try #require(points.last)
+        let later = ChartWeighIn(date: last.date.addingTimeInterval(4 * 3600), weight: 170)
+        let size = style == .full ? (800, 400) : (128, 128)
+        func image(_ weighIns: [ChartWeighIn]) throws -> DecodedPNG {
+            try ChartImage(
+                points: points, weighIns: weighIns, goal: 168, unit: .lb, timeZone: SampleCharts.berlin,
+                width: size.0, height: size.1, style: style
+            ).decoded()
+        }
+        let firstOnly = try image(ChartWeighIn.of(points))
+        let every = try image(ChartWeighIn.of(points) + [later])
+        // The plot, above the full chart's date labels.
+        let bottom = style == .full ? size.1 - 36 : size.1
+        let before = try #require(Self.lowestRow(of: ChartPalette.weight, in: firstOnly, above: bottom))
+        let after = try #require(Self.lowestRow(of: ChartPalette.weight, in: every, above: bottom))
+        // 170 lies far below every other weight: its dot is the lowest weight-coloured thing drawn.
+        #expect(after > before + size.1 / 8, "lowest weigh-in row \(after), without it \(before)")
+    }
+
     @Test("Several threads render at once, each to its own file")
     func concurrentRendering() async throws {
         let directory = try TemporaryDirectory()

@@ -30,6 +30,25 @@ private func withoutEscapes(_ text: String) -> String {
 }
 
 @Suite struct TerminalChartTests {
+    /// The last day's 179.6 is followed that evening by 175.0: the trend keeps the first, the dots show both, and
+    /// the chart reaches down to the later one (issue 25: "latest 175.0" and one dot at 179.6 disagreed).
+    @Test func everyWeighInOfADayIsADot() {
+        let last = series.last!
+        let evening = ChartWeighIn(date: last.date.addingTimeInterval(12 * 3600), weight: 175.0)
+        let text = TerminalChart(
+            points: series, weighIns: ChartWeighIn.of(series) + [evening], goal: nil, unit: .lb, width: 40,
+            height: 12, color: false, calendar: PinnedCalendar.utc
+        ).render()
+        let rows = lines(text).dropLast(3)
+        let dots = rows.map { $0.filter { $0 == "●" }.count }
+        #expect(dots.reduce(0, +) == series.count + 1, "\(text)")
+        // The lowest plotted row holds the evening's dot, in the last column.
+        let lowest = rows.lastIndex { $0.contains("●") }!
+        #expect(rows[lowest].hasSuffix("●"), "\(text)")
+        // Without it, no dot is that low.
+        #expect(!lines(chart(goal: nil, height: 12)).dropLast(3)[lowest].contains("●"))
+    }
+
     // Trend 182.40, 182.34, 182.28, 182.14, 181.47, 181.28; the goal widens the range down to 178.
     @Test func golden() {
         let expected =

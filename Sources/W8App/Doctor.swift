@@ -29,11 +29,17 @@ public struct FileReport: Sendable, Equatable {
     }
 }
 
-/// Whether a systemd user unit is installed and enabled.
+/// Whether a systemd user unit is installed, enabled and running.
 public struct UnitReport: Sendable, Equatable {
     public let name: String
     public let path: String?
     public let enabled: Bool
+    /// What the user manager says of it, as `ActiveState (SubState)`: "active (running)", "inactive (dead)",
+    /// "failed (failed)"; nil when no user manager answered.
+    public var state: String? = nil
+
+    /// Whether the user manager says it is active.
+    public var isActive: Bool { state?.hasPrefix("active") == true }
 }
 
 /// What `w8 doctor` found.
@@ -46,6 +52,14 @@ public struct Diagnosis: Sendable, Equatable {
     /// Why the database cannot be used (damaged, not a database); nil when it can or does not exist yet.
     public var databaseProblem: String? = nil
     public var units: [UnitReport]
+    /// Whether the session reached `graphical-session.target`, which starts the daemon; nil when no user manager
+    /// answered.
+    public var graphicalSession: Bool? = nil
+    /// The installed `w8trackr.desktop` that a click on a notification opens on GNOME, and its `Exec=`; nil when
+    /// none is installed.
+    public var desktopEntry: (path: String, exec: String)? = nil
+
+    public static func == (lhs: Diagnosis, rhs: Diagnosis) -> Bool { "\(lhs)" == "\(rhs)" }
 }
 
 /// Looks at what makes w8 work: the notification server, the files and their modes, the config file and the
@@ -66,6 +80,8 @@ public struct Doctor: Sendable {
     }
     /// Directories searched for the units besides the user's own, as `systemd-analyze --user unit-paths` lists.
     public var systemUnitDirectories = ["/etc/systemd/user", "/usr/local/lib/systemd/user", "/usr/lib/systemd/user"]
+    /// The user manager, asked for each unit's state; nil asks nothing.
+    public var systemctl: (any SystemctlRunning)? = nil
 
     public init(
         paths: Paths, sessionBus: String?, checkServer: @escaping @Sendable () -> ServerStatus,
@@ -91,7 +107,44 @@ public struct Doctor: Sendable {
         var diagnosis = Diagnosis(
             sessionBus: sessionBus, server: checkServer(), files: files, configProblem: problem, units: units())
         diagnosis.databaseProblem = checkDatabase(paths.database)
+        if let states = unitStates(diagnosis.units.map(\.name) + [Doctor.graphicalSessionTarget]) {
+            for index in diagnosis.units.indices { diagnosis.units[index].state = states[diagnosis.units[index].name] }
+            diagnosis.graphicalSession = states[Doctor.graphicalSessionTarget]?.hasPrefix("active") == true
+        }
+        diagnosis.desktopEntry = desktopEntry()
         return diagnosis
+    }
+
+    static let graphicalSessionTarget = "graphical-session.target"
+
+    /// Each unit's `ActiveState (SubState)` from one `systemctl --user show`; nil without an answer.
+    func unitStates(_ names: [String]) -> [String: String]? {
+        guard let systemctl,
+            let text = systemctl.output(["show", "--property=Id,ActiveState,SubState"] + names)
+        else { return nil }
+        var states: [String: String] = [:]
+        // One block per unit, in the order asked, separated by a blank line.
+        for (name, block) in zip(names, text.components(separatedBy: "\n\n")) {
+            var fields: [String: String] = [:]
+            for line in block.split(separator: "\n") {
+                guard let equals = line.firstIndex(of: "=") else { continue }
+                fields[String(line[..<equals])] = String(line[line.index(after: equals)...])
+            }
+            guard let active = fields["ActiveState"], !active.isEmpty else { continue }
+            states[name] = active + (fields["SubState"].map { " (\($0))" } ?? "")
+        }
+        return states.isEmpty ? nil : states
+    }
+
+    /// The first `applications/w8trackr.desktop` in the XDG data directories, and its `Exec=`.
+    func desktopEntry() -> (path: String, exec: String)? {
+        for directory in paths.xdg.dataSearchPath {
+            let path = directory + "/applications/" + DesktopNotification.desktopEntry + ".desktop"
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { continue }
+            let exec = text.split(separator: "\n").first { $0.hasPrefix("Exec=") }.map { String($0.dropFirst(5)) }
+            return (path, exec ?? "")
+        }
+        return nil
     }
 
     /// Each enabled-by-install unit: the first directory that has it, and whether a `*.wants/` link enables it.
@@ -154,14 +207,21 @@ extension Presenter {
                                 .object([
                                     ("name", .string(u.name)), ("path", .string(u.path)),
                                     ("installed", .bool(u.path != nil)), ("enabled", .bool(u.enabled)),
+                                    ("state", .string(u.state)),
                                 ])
                             })
                     ),
+                    ("graphical_session", d.graphicalSession.map { .bool($0) } ?? .null),
+                    ("desktop_entry", .string(d.desktopEntry?.path)),
+                    ("click", .string(d.desktopEntry?.exec)),
                 ]).rendered()
             ]
         }
-        func label(_ text: String) -> String { text.padding(toLength: 29, withPad: " ", startingAt: 0) }
-        let indent = String(repeating: " ", count: 29)
+        // One value column for every line: the longest label ("Unit w8trackr-summary.timer:") and two spaces.
+        func label(_ text: String) -> String {
+            text.padding(toLength: Self.doctorLabelWidth, withPad: " ", startingAt: 0)
+        }
+        let indent = String(repeating: " ", count: Self.doctorLabelWidth)
         var lines = [label("Session bus:") + (d.sessionBus ?? "unset (GLib will try $XDG_RUNTIME_DIR/bus)")]
         switch d.server {
         case .reachable(let name, let vendor, let version, let spec, let capabilities):
@@ -178,7 +238,8 @@ extension Presenter {
             lines.append(indent + "milestones are still recorded; see 'w8 milestones'")
         }
         for file in d.files {
-            let name = label(file.role.replacingOccurrences(of: "_", with: " ").capitalized + ":") + " "
+            let role = file.role.replacingOccurrences(of: "_", with: " ")
+            let name = label(role.prefix(1).uppercased() + role.dropFirst() + ":")
             guard let mode = file.mode else {
                 lines.append("\(name)\(file.path) (not created yet)")
                 continue
@@ -198,10 +259,33 @@ extension Presenter {
         }
         if let problem = d.configProblem { lines.append(label("Config:") + "INVALID: \(problem)") }
         for unit in d.units {
-            let name = label("Unit \(unit.name): ") + " "
-            lines.append(
-                name + (unit.path.map { "\($0), \(unit.enabled ? "enabled" : "not enabled")" } ?? "not installed"))
+            var text = unit.path.map { "\($0), \(unit.enabled ? "enabled" : "not enabled")" } ?? "not installed"
+            if let state = unit.state { text += ", " + state }
+            lines.append(label("Unit \(unit.name):") + text)
+            if unit.name == SystemdUnit.daemon.fileName, unit.enabled, unit.state != nil, !unit.isActive {
+                lines += Self.inactiveDaemon(graphicalSession: d.graphicalSession).map { indent + $0 }
+            }
         }
+        if let entry = d.desktopEntry {
+            lines.append(label("Click on a notification:") + "GNOME runs '\(entry.exec)' (\(entry.path))")
+        } else {
+            lines.append(label("Click on a notification:") + "does nothing (no w8trackr.desktop installed)")
+        }
+        return lines
+    }
+
+    /// The width of `w8 doctor`'s labels: every value starts in the column after it.
+    static let doctorLabelWidth = 30
+
+    /// Why the enabled daemon is not running, and what to run.
+    static func inactiveDaemon(graphicalSession: Bool?) -> [String] {
+        var lines: [String] = []
+        if graphicalSession == false {
+            lines.append("it starts with graphical-session.target, which this session has not reached:")
+            lines.append("GNOME and Plasma reach it; startx, a bare window manager, sway without its systemd")
+            lines.append("integration and a text console do not (see the README, \"Sessions\").")
+        }
+        lines.append("Start it now: systemctl --user start w8trackr.service")
         return lines
     }
 }

@@ -46,6 +46,13 @@ extension SystemdUnit {
 public protocol SystemctlRunning: Sendable {
     /// Runs `systemctl --user arguments`; nil on success, else one line saying what went wrong.
     func run(_ arguments: [String]) -> String?
+    /// Runs `systemctl --user arguments` and returns its standard output; nil when it cannot run or fails.
+    func output(_ arguments: [String]) -> String?
+}
+
+extension SystemctlRunning {
+    /// Stand-ins that answer no question.
+    public func output(_ arguments: [String]) -> String? { nil }
 }
 
 /// Writes the user units for one `w8` binary into the person's systemd user directory and enables them, or
@@ -192,9 +199,21 @@ public struct Systemctl: SystemctlRunning {
     }
 
     public func run(_ arguments: [String]) -> String? {
+        switch call(arguments, errorsToo: true) {
+        case .failure(let problem): problem.description
+        case .success: nil
+        }
+    }
+
+    public func output(_ arguments: [String]) -> String? {
+        try? call(arguments, errorsToo: false).get()
+    }
+
+    /// Runs systemctl: its output, or one line that says why it failed.
+    private func call(_ arguments: [String], errorsToo: Bool) -> Result<String, SystemctlFailure> {
         let path = (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map { $0 + "/systemctl" }
             .first { FileManager.default.isExecutableFile(atPath: $0) }
-        guard let path else { return "systemctl is not installed or not in $PATH" }
+        guard let path else { return .failure(SystemctlFailure("systemctl is not installed or not in $PATH")) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = ["--user"] + arguments
@@ -202,16 +221,22 @@ public struct Systemctl: SystemctlRunning {
         let output = Pipe()
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = output
-        process.standardError = output
+        process.standardError = errorsToo ? output : FileHandle.nullDevice
         do {
             try process.run()
         } catch {
-            return "cannot run \(path): \(error.localizedDescription)"
+            return .failure(SystemctlFailure("cannot run \(path): \(error.localizedDescription)"))
         }
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        if process.terminationReason == .exit && process.terminationStatus == 0 { return nil }
+        if process.terminationReason == .exit && process.terminationStatus == 0 { return .success(text) }
         let firstLine = text.split(separator: "\n").first.map(String.init) ?? "exit status \(process.terminationStatus)"
-        return "systemctl --user \(arguments.first ?? ""): \(firstLine)"
+        return .failure(SystemctlFailure("systemctl --user \(arguments.first ?? ""): \(firstLine)"))
     }
+}
+
+/// Why systemctl failed, in one line.
+struct SystemctlFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }

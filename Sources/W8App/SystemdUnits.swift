@@ -54,10 +54,17 @@ public enum SystemdUnit: String, CaseIterable, Sendable {
                 [Unit]
                 Description=W8Trackr weekly summary, sent when it is due
                 Documentation=man:w8(1)
+                # A summary that could not be shown (exit 69: no notification server yet, as at a login's
+                # catch-up) is tried again every 2 minutes, at most 12 times in 30 minutes; the hourly timer
+                # then goes on.
+                StartLimitIntervalSec=30min
+                StartLimitBurst=12
 
                 [Service]
                 Type=oneshot
                 ExecStart=\(w8) summary --send --if-due
+                Restart=on-failure
+                RestartSec=2min
                 \(SystemdUnit.hardening)
                 """
         case .summaryTimer:

@@ -26,9 +26,13 @@ extension W8 {
             if send {
                 let (label, outcome) = try runner.sendSummary(at: runtime.now, ifDue: ifDue)
                 if !output.json, case .failed(let why)? = outcome { warn("summary not shown (\(why))") }
-                return show(
+                show(
                     runtime.presenter(runner.settings).summarySent(
                         label, outcome, settings: runner.settings, json: output.json))
+                // Not shown (no notification server yet, say at login): 69, so that the summary service's
+                // Restart=on-failure tries again within minutes rather than at the next hourly run.
+                if case .failed? = outcome { throw ExitCode(ExitStatus.unavailable.rawValue) }
+                return
             }
             show(runtime.presenter(runner.settings).summary(try runner.summary(at: runtime.now), json: output.json))
         }

@@ -37,8 +37,17 @@ import W8TestSupport
 
         #expect(found.files.map(\.isPrivate) == [true, false, nil])
         #expect(present.doctor(found, json: false).contains { $0.hasSuffix("(mode 644) WARNING: readable by others") })
-        #expect(
-            present.doctor(found, json: false)[1] == "Notification server:         dunst 1.9.0 by knopwob (spec 1.2)")
+        let lines = present.doctor(found, json: false)
+        #expect(lines[1] == "Notification server:          dunst 1.9.0 by knopwob (spec 1.2)")
+        // One value column: every label ends with a colon, is in sentence case, and its value starts in column 31.
+        for line in lines where !line.hasPrefix(" ") {
+            let label = String(line.prefix(30))
+            #expect(label.trimmingCharacters(in: .whitespaces).hasSuffix(":"), "\(line)")
+            #expect(line.dropFirst(30).first != " ", "\(line)")
+            let words = label.split(separator: " ").dropFirst().filter { !$0.contains(".") }
+            #expect(words.allSatisfy { $0.first?.isLowercase == true }, "\(line)")
+        }
+        #expect(lines.contains("Data directory:               \(paths.dataDirectory) (mode 700)"), "\(lines)")
     }
 
     @Test("A server that failed to start is named, with the file that starts it; JSON says failed_to_start")

@@ -77,7 +77,7 @@ func expectOneLine(
 
         // The doctor says so and what to do.
         let doctor = try w8.run("doctor")
-        #expect(doctor.stdout.contains("Database check:              FAILED: "), "\(doctor.stdout)")
+        #expect(doctor.stdout.contains("Database check:               FAILED: "), "\(doctor.stdout)")
         #expect(doctor.stdout.contains("w8 export --format json --output"))
         let report = try object(try w8.json("doctor"))
         #expect(report["database_problem"] is String)

@@ -86,7 +86,7 @@ import W8TestSupport
         #expect(doctor["version"] as? String == information[2])
         let report = try w8.run("doctor")
         #expect(
-            report.stdout.contains("Notification server:         \(information[0]) \(information[2]) by "),
+            report.stdout.contains("Notification server:          \(information[0]) \(information[2]) by "),
             "\(report.stdout)")
 
         let seconds = Date().timeIntervalSince(start)

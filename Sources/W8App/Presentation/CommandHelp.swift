@@ -93,7 +93,7 @@ extension CommandHelp {
         discussion: """
             The week is the 7 days up to now. --send posts it as a notification; with --if-due it posts only \
             when the latest scheduled occurrence (summary.day, summary.hour) is due and was not sent by any \
-            process yet: the systemd timer's command, safe to run as often as you like.
+            process yet: the systemd timer's command, safe to run as often as you like. A summary that could not             be shown (no notification server) exits 69 and stays unsent, so the next run sends it.
             Examples: w8 summary · w8 summary --json · w8 summary --send --if-due
             """)
 

@@ -170,7 +170,7 @@ public struct SessionUser: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Makes this user the owner of `url` and everything under it.
-    func ownRecursively(_ url: URL) throws {
+    public func ownRecursively(_ url: URL) throws {
         guard name != nil else { return }
         try own(url)
         guard let enumerator = FileManager.default.enumerator(atPath: url.path) else { return }

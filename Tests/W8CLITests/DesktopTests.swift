@@ -1,0 +1,207 @@
+import Foundation
+import Testing
+import W8Core
+import W8TestSupport
+
+/// w8 on the desktops people run, each a real server headless on its own bus and display (issue 25): GNOME Shell
+/// 43, KDE Plasma 5.27, lxqt-notificationd and swaync. Each test asks the server what it shows (GNOME's Eval, the
+/// display's windows, swaync's own interface), presses its buttons as a person would, and keeps a screenshot in
+/// `.build/screenshots/`.
+///
+/// One session per desktop runs every step, in order: a reminder with buttons from the real daemon and a press of
+/// "+1 cup", a second reminder after the server closed the first, the summary with its chart, and a click.
+@Suite(.serialized) struct DesktopTests: ProbeSuite {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    static let artifacts = repository.appendingPathComponent(".build/screenshots")
+
+    /// The buttons a notification shows, as labels, whatever form the desktop's script gives them in.
+    static func labels(_ notification: [String: Any]) -> [String] {
+        (notification["actions"] as? [Any] ?? []).compactMap { action in
+            (action as? [String: Any])?["label"] as? String ?? action as? String
+        }
+    }
+
+    /// Whether the notification is on screen now: GNOME's banner, the others' popup.
+    static func onScreen(_ notification: [String: Any]) -> Bool {
+        notification["banner"] as? Bool ?? notification["popup"] as? Bool ?? false
+    }
+
+    static func id(_ notification: [String: Any]) -> UInt32? { (notification["id"] as? NSNumber)?.uint32Value }
+
+    /// A w8 on this desktop with its icons installed where `make install` puts them (the sandbox's
+    /// `share/icons/hicolor`, first in `XDG_DATA_DIRS`), so that it sends the icon file.
+    func sandbox(_ desktop: DesktopSession) throws -> W8Sandbox {
+        let w8 = try W8Sandbox(extra: desktop.environment, user: desktop.user)
+        let share = w8.root.appendingPathComponent("share")
+        let icons = Self.repository.appendingPathComponent("data/icons/hicolor")
+        for size in ["48x48", "128x128"] {
+            let target = share.appendingPathComponent("icons/hicolor/\(size)/apps")
+            try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
+            try Data(contentsOf: icons.appendingPathComponent("\(size)/apps/w8trackr.png")).write(
+                to: target.appendingPathComponent("w8trackr.png"))
+        }
+        try desktop.user.ownRecursively(share)
+        w8.environment["XDG_DATA_DIRS"] = share.path
+        for (key, value) in [
+            ("reminders.hydration", "true"), ("reminders.hydration_interval", "60"), ("summary.enabled", "false"),
+            ("intake.cup_ml", "300"), ("intake.bottle_ml", "750"),
+        ] {
+            let run = try w8.run("config", key, value)
+            #expect(run.status == 0, "w8 config \(key) \(value): \(run.stderr)")
+        }
+        return w8
+    }
+
+    func shot(_ desktop: DesktopSession, _ name: String) throws -> URL {
+        try FileManager.default.createDirectory(at: Self.artifacts, withIntermediateDirectories: true)
+        let url = Self.artifacts.appendingPathComponent("desktop-\(desktop.kind)-\(name).png")
+        try desktop.screenshot(to: url)
+        return url
+    }
+
+    @Test(arguments: [DesktopSession.Kind.gnome])
+    func everyReminderIsSeenAndPressed(kind: DesktopSession.Kind) throws {
+        let desktop = try DesktopSession(kind)
+        defer { desktop.stop() }
+        let w8 = try sandbox(desktop)
+        print("\(kind): \(desktop.serverName) \(desktop.serverVersion), ready in \(desktop.secondsToStart) s")
+
+        // 1. The daemon's hydration reminder is on screen with both buttons; "+1 cup" pressed there logs 300 ml.
+        let daemon = try DaemonProcess(w8, fakeStart: "2026-11-22 10:59:58")
+        defer { daemon.stop() }
+        try daemon.waitForLog("hydration@2026-11-22T11:00: sent", timeout: 10)
+        let reminder = try desktop.waitForNotification("Drink some water") { Self.onScreen($0) }
+        #expect(Self.labels(reminder) == ["+1 cup (300 ml)", "+1 bottle (750 ml)"], "\(reminder)")
+        // GNOME shows a banner's buttons once it is hovered; the screenshot shows them.
+        if kind == .gnome { try desktop.command(["cmd": "expand"]) }
+        _ = try shot(desktop, "reminder")
+        let reminderID = try #require(Self.id(reminder))
+        try desktop.press(id: reminderID, action: "cup")
+        try daemon.waitForLog("reminder.hydration button 'cup': logged 300 ml", timeout: 10)
+        let today = try w8.run("today", "--date", "2026-11-22", "--json")
+        #expect((try today.json() as? [String: Any])?["water_ml"] as? Int == 300, "\(today.stdout)")
+        #expect(
+            try desktop.signals().contains {
+                $0["name"] as? String == "ActionInvoked" && Self.id($0) == reminderID
+                    && $0["action"] as? String == "cup"
+            })
+        #expect(daemon.stop() == 0)
+    }
+
+    @Test(arguments: [DesktopSession.Kind.gnome])
+    func aReminderAfterOneTheServerClosedIsShown(kind: DesktopSession.Kind) throws {
+        let desktop = try DesktopSession(kind)
+        defer { desktop.stop() }
+        let w8 = try sandbox(desktop)
+        let go = w8.root.appendingPathComponent("go").path
+        let reminder = DesktopNotification.reminder(.weighIn)
+        // The sink posts the weigh-in reminder, waits while the server closes it, then posts the next one.
+        let steps: [NotificationProbe.Step] = [.post(reminder), .waitForFile(go), .post(reminder)]
+        let running = BackgroundProbe(try probe, steps, environment: w8.environment, user: desktop.user)
+
+        let first = try desktop.waitForNotification(reminder.title) { Self.onScreen($0) }
+        let firstID = try #require(Self.id(first))
+        // The server closes it: GNOME when it is dismissed (a click on a banner without a default action), the
+        // others when it expires.
+        if kind == .gnome { try desktop.click(id: firstID) } else { try desktop.expire() }
+        let deadline = Date().addingTimeInterval(15)
+        while Date() < deadline,
+            !(try desktop.signals().contains { $0["name"] as? String == "NotificationClosed" && Self.id($0) == firstID })
+        {
+            usleep(200_000)
+        }
+        let signals = try desktop.signals()
+        #expect(
+            signals.contains { $0["name"] as? String == "NotificationClosed" && Self.id($0) == firstID }, "\(signals)")
+        _ = FileManager.default.createFile(atPath: go, contents: nil)
+        let run = try running.wait(timeout: 60)
+        #expect(run.outcomes.map { $0.error } == [nil, nil, nil], "\(run.outcomes)")
+        let secondID = try #require(run.outcomes[2].id)
+
+        // The second is shown: a new notification, on screen, not a replacement of the closed one.
+        let second = try desktop.waitForNotification(reminder.title) { Self.id($0) == secondID && Self.onScreen($0) }
+        #expect(Self.id(second) == secondID)
+        _ = try shot(desktop, "second-reminder")
+    }
+
+    @Test(arguments: [DesktopSession.Kind.gnome])
+    func theSummaryCarriesItsChartAndAClickShowsTheSummary(kind: DesktopSession.Kind) throws {
+        let desktop = try DesktopSession(kind)
+        defer { desktop.stop() }
+        let w8 = try sandbox(desktop)
+        for (day, weight) in [(20, "184"), (21, "183.2"), (22, "182.6"), (24, "181.4"), (25, "175"), (25, "170")] {
+            #expect(try w8.run("add", weight, "--date", "2026-11-\(day)T0\(weight == "170" ? 9 : 7):00").status == 0)
+        }
+        // The desktop entry, installed as make install lays it out, with this w8: GNOME ties a notification to its
+        // app when it first sees it, so it is there before anything is posted.
+        var applications: String?
+        if kind == .gnome {
+            let directory = try #require(desktop.ready["applications_dir"] as? String)
+            applications = directory
+            let entry = try String(
+                contentsOf: Self.repository.appendingPathComponent("data/w8trackr.desktop"), encoding: .utf8)
+            #expect(entry.contains("Exec=w8 summary --send\n") && entry.contains("Terminal=false\n"))
+            // The shell's w8 keeps its data in the shell's home: it sends the summary of an empty week.
+            try entry.replacingOccurrences(of: "Exec=w8 ", with: "Exec=\(w8.executable) ").write(
+                toFile: directory + "/w8trackr.desktop", atomically: true, encoding: .utf8)
+            let found = "imports.gi.Shell.AppSystem.get_default().lookup_app('w8trackr.desktop') !== null"
+            let deadline = Date().addingTimeInterval(20)
+            while try desktop.command(["cmd": "eval", "js": found])["result"] as? String != "true", Date() < deadline {
+                usleep(250_000)
+            }
+        }
+        // The summary with its chart: the image reaches the server wherever it can show one.
+        let sent = try w8.run("summary", "--send")
+        #expect(sent.status == 0, "\(sent.stderr)")
+        let summary = try desktop.waitForNotification("Your week: down 14.0 lb") { _ in true }
+        #expect(summary["has_image"] as? Bool == true, "\(summary)")
+        _ = try shot(desktop, "summary")
+
+        // A click: GNOME runs the entry's Exec, which posts this week's summary again; no terminal, no "Failed to
+        // launch".
+        if kind == .gnome, let applications {
+            try desktop.click(id: try #require(Self.id(summary)))
+            let again = try desktop.waitForNotification("Time for a weigh-in?", timeout: 20) { _ in true }
+            #expect(again["source"] as? String == "W8Trackr", "\(again)")
+            let all = try desktop.command(["cmd": "notifications"])
+            #expect(
+                !"\(all["others"] ?? "")".contains("Failed to launch"), "GNOME could not launch the entry: \(all)")
+            _ = try shot(desktop, "after-click")
+
+            // The doctor says what a click does, from the entry the desktop reads.
+            var environment = w8.environment
+            environment["XDG_DATA_DIRS"] = URL(fileURLWithPath: applications).deletingLastPathComponent().path
+            let doctor = try W8Sandbox.running(w8, through: ["env", w8.executable, "doctor"], environment: environment)
+            #expect(
+                doctor.stdout.contains(
+                    "Click on a notification:      GNOME runs '\(w8.executable) summary --send' (\(applications)/"),
+                "\(doctor.stdout)")
+        }
+    }
+}
+
+/// A probe run on a thread of its own, while the test acts on the desktop.
+final class BackgroundProbe: @unchecked Sendable {
+    private let lock = NSLock()
+    private var result: Result<NotificationProbe.Run, any Error>?
+    private let finished = DispatchSemaphore(value: 0)
+
+    init(
+        _ probe: NotificationProbe, _ steps: [NotificationProbe.Step], environment: [String: String],
+        user: SessionUser
+    ) {
+        Thread { [self] in
+            let outcome = Result { try probe.run(steps, environment: environment, user: user) }
+            lock.withLock { result = outcome }
+            finished.signal()
+        }.start()
+    }
+
+    func wait(timeout: TimeInterval) throws -> NotificationProbe.Run {
+        guard finished.wait(timeout: .now() + timeout) == .success else {
+            throw NotificationServerFixtureError.timedOut("w8-notify-probe")
+        }
+        return try lock.withLock { result! }.get()
+    }
+}

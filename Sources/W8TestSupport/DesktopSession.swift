@@ -26,69 +26,29 @@ public final class DesktopSession: @unchecked Sendable {
     /// Who a client must run as (swaync's sway refuses root).
     public let user: SessionUser
     public let secondsToStart: Double
-    public let directory: TemporaryDirectory
+    public var directory: TemporaryDirectory { script.directory }
     /// Extra fields of the ready line (GNOME: `applications_dir`).
-    public let ready: [String: Any]
-    private let process: Process
-    private let input: FileHandle
-    private let lines = LineReader()
+    public var ready: [String: Any] { script.ready }
+    private let script: HarnessScript
 
     public init(_ kind: Kind) throws {
         self.kind = kind
-        // Short: the sockets inside must fit in 108 bytes.
-        directory = try TemporaryDirectory(prefix: "w8-\(kind.rawValue.prefix(2))")
-        let script = repositoryRoot.appendingPathComponent("Tests/Support/desktop_\(kind.rawValue).py")
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [script.path, "--dir", directory.path]
-        var environment = baseChildEnvironment()
-        environment["HOME"] = directory.path
-        process.environment = environment
-        let stdin = Pipe()
-        let stdout = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
-        input = stdin.fileHandleForWriting
-        try process.run()
-        lines.start(stdout.fileHandleForReading)
-        guard let line = lines.next(timeout: kind.startDeadline),
-            let ready = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
-        else {
-            process.terminate()
-            throw NotificationServerFixtureError.didNotStart("\(kind) (desktop_\(kind).py)", log: Self.logs(directory))
-        }
-        guard ready["ready"] as? Bool == true else {
-            process.waitUntilExit()
-            throw NotificationServerFixtureError.didNotStart(
-                "\(kind): \(ready["error"] as? String ?? "")", log: ready["log"] as? String ?? Self.logs(directory))
-        }
-        self.ready = ready
-        self.environment = ready["env"] as? [String: String] ?? [:]
-        let server = ready["server"] as? [String: Any] ?? [:]
+        script = try HarnessScript(
+            "desktop_\(kind.rawValue).py", name: "\(kind)", prefix: "w8-\(kind.rawValue.prefix(2))",
+            deadline: kind.startDeadline)
+        environment = script.ready["env"] as? [String: String] ?? [:]
+        let server = script.ready["server"] as? [String: Any] ?? [:]
         serverName = server["name"] as? String ?? ""
         serverVersion = server["version"] as? String ?? ""
         capabilities = server["capabilities"] as? [String] ?? []
-        secondsToStart = ready["seconds_to_start"] as? Double ?? 0
-        user = (ready["user"] as? String).map { $0 == "root" } == false ? try .unprivileged() : .current
+        secondsToStart = script.ready["seconds_to_start"] as? Double ?? 0
+        user = (script.ready["user"] as? String).map { $0 == "root" } == false ? try .unprivileged() : .current
     }
 
     /// Sends one command and returns its answer; throws when the script says it failed.
     @discardableResult
     public func command(_ command: [String: Any], timeout: TimeInterval = 60) throws -> [String: Any] {
-        var line = try JSONSerialization.data(withJSONObject: command)
-        line.append(0x0A)
-        try input.write(contentsOf: line)
-        guard let answer = lines.next(timeout: timeout),
-            let object = try? JSONSerialization.jsonObject(with: Data(answer.utf8)) as? [String: Any]
-        else {
-            throw NotificationServerFixtureError.timedOut("\(kind) to answer \(command)")
-        }
-        guard object["ok"] as? Bool == true else {
-            throw NotificationServerFixtureError.commandFailed(
-                "\(kind) \(command)", status: 1, stderr: object["error"] as? String ?? "\(object)")
-        }
-        return object
+        try script.command(command, timeout: timeout)
     }
 
     /// What the server holds now, from its own state: one dictionary per notification ("id", "summary", "body",
@@ -133,6 +93,76 @@ public final class DesktopSession: @unchecked Sendable {
     }
 
     /// Stops every process of the desktop and removes its directory.
+    public func stop() { script.stop() }
+}
+
+/// A harness script of `Tests/Support` (`desktop_*.py`, `user_manager.py`): started with `--dir DIR` in a private
+/// directory, it prints one JSON line when it is ready (`"ready": true`), then answers one JSON command per line of
+/// its standard input with one JSON line (`"ok": true`, or false with `"error"`), and stops everything it started
+/// at `quit` or at the end of its input.
+public final class HarnessScript: @unchecked Sendable {
+    public let name: String
+    public let directory: TemporaryDirectory
+    /// The ready line.
+    public let ready: [String: Any]
+    private let process: Process
+    private let input: FileHandle
+    private let lines = LineReader()
+
+    public init(
+        _ file: String, name: String, prefix: String, arguments: [String] = [], deadline: TimeInterval = 60
+    ) throws {
+        self.name = name
+        // Short: the sockets inside must fit in 108 bytes.
+        directory = try TemporaryDirectory(prefix: prefix)
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments =
+            [repositoryRoot.appendingPathComponent("Tests/Support/\(file)").path, "--dir", directory.path] + arguments
+        var environment = baseChildEnvironment()
+        environment["HOME"] = directory.path
+        process.environment = environment
+        let stdin = Pipe()
+        let stdout = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        input = stdin.fileHandleForWriting
+        try process.run()
+        lines.start(stdout.fileHandleForReading)
+        guard let line = lines.next(timeout: deadline),
+            let ready = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+        else {
+            process.terminate()
+            throw NotificationServerFixtureError.didNotStart("\(name) (\(file))", log: Self.logs(directory))
+        }
+        guard ready["ready"] as? Bool == true else {
+            process.waitUntilExit()
+            throw NotificationServerFixtureError.didNotStart(
+                "\(name): \(ready["error"] as? String ?? "")", log: ready["log"] as? String ?? Self.logs(directory))
+        }
+        self.ready = ready
+    }
+
+    /// Sends one command and returns its answer; throws when the script says it failed.
+    @discardableResult
+    public func command(_ command: [String: Any], timeout: TimeInterval = 60) throws -> [String: Any] {
+        var line = try JSONSerialization.data(withJSONObject: command)
+        line.append(0x0A)
+        try input.write(contentsOf: line)
+        guard let answer = lines.next(timeout: timeout),
+            let object = try? JSONSerialization.jsonObject(with: Data(answer.utf8)) as? [String: Any]
+        else {
+            throw NotificationServerFixtureError.timedOut("\(name) to answer \(command)")
+        }
+        guard object["ok"] as? Bool == true else {
+            throw NotificationServerFixtureError.commandFailed(
+                "\(name) \(command)", status: 1, stderr: object["error"] as? String ?? "\(object)")
+        }
+        return object
+    }
+
+    /// Stops every process the script started and removes its directory.
     public func stop() {
         if process.isRunning {
             _ = try? command(["cmd": "quit"], timeout: 20)
@@ -145,9 +175,11 @@ public final class DesktopSession: @unchecked Sendable {
 
     deinit { stop() }
 
-    /// The tail of every log file in the session's directory.
+    /// The tail of every log file in the script's directory.
     static func logs(_ directory: TemporaryDirectory) -> String {
-        directory.contents.filter { $0.hasSuffix(".log") }.map { name in
+        let files = (FileManager.default.enumerator(atPath: directory.path)?.compactMap { $0 as? String } ?? [])
+            .filter { $0.hasSuffix(".log") }.sorted()
+        return files.map { name in
             let text = (try? String(contentsOfFile: directory.appending(name), encoding: .utf8)) ?? ""
             return "== \(name)\n" + text.split(separator: "\n").suffix(15).joined(separator: "\n")
         }.joined(separator: "\n")

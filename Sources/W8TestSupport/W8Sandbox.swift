@@ -85,6 +85,24 @@ public final class W8Sandbox: @unchecked Sendable {
 
     deinit { try? FileManager.default.removeItem(at: root) }
 
+    /// Runs `w8 config KEY VALUE` for each pair, in order; throws at the first that fails, with its message.
+    public func configure(_ settings: KeyValuePairs<String, String>) throws {
+        for (key, value) in settings {
+            let run = try run("config", key, value)
+            guard run.status == 0 else {
+                throw NotificationServerFixtureError.commandFailed(
+                    "w8 config \(key) \(value)", status: run.status, stderr: run.stderr)
+            }
+        }
+    }
+
+    /// The settings of the tests of the hydration reminder's buttons: the hourly reminder on, the summary off, a
+    /// 300 ml cup and a 750 ml bottle.
+    public static let hydrationButtons: KeyValuePairs<String, String> = [
+        "reminders.hydration": "true", "reminders.hydration_interval": "60", "summary.enabled": "false",
+        "intake.cup_ml": "300", "intake.bottle_ml": "750",
+    ]
+
     public var databasePath: String { root.appendingPathComponent("data/w8trackr/w8trackr.sqlite").path }
     public var configPath: String { root.appendingPathComponent("config/w8trackr/config.toml").path }
 

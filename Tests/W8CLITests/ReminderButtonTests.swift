@@ -8,13 +8,7 @@ import W8TestSupport
     /// A sandbox with the hourly hydration reminder on, the summary off, and a 300 ml cup and a 750 ml bottle.
     func sandbox(_ server: ButtonNotificationServer) throws -> W8Sandbox {
         let w8 = try W8Sandbox(bus: server.bus)
-        for (key, value) in [
-            ("reminders.hydration", "true"), ("reminders.hydration_interval", "60"), ("summary.enabled", "false"),
-            ("intake.cup_ml", "300"), ("intake.bottle_ml", "750"),
-        ] {
-            let run = try w8.run("config", key, value)
-            #expect(run.status == 0, "w8 config \(key) \(value): \(run.stderr)")
-        }
+        try w8.configure(W8Sandbox.hydrationButtons)
         return w8
     }
 

@@ -208,7 +208,7 @@ public final class DaemonProcess: @unchecked Sendable {
         let command = wrapper + [timeout, "--preserve-status", "300", sandbox.executable, "daemon"]
         child = try ChildProcess(
             name: "daemon-\(UUID().uuidString)", executable: command[0], arguments: Array(command.dropFirst()),
-            environment: environment, logDirectory: sandbox.root)
+            environment: environment, logDirectory: sandbox.root, user: sandbox.user)
     }
 
     public var log: String { child.log }

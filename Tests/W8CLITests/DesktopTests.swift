@@ -42,7 +42,9 @@ import W8TestSupport
                 to: target.appendingPathComponent("w8trackr.png"))
         }
         try desktop.user.ownRecursively(share)
-        w8.environment["XDG_DATA_DIRS"] = share.path
+        // Then the system's: GLib finds the MIME database there, which gdk-pixbuf needs to read the chart's PNG
+        // for image-data (without it lxqt-notificationd, which reads only image-data, showed no image).
+        w8.environment["XDG_DATA_DIRS"] = share.path + ":/usr/share"
         try w8.configure(W8Sandbox.hydrationButtons)
         return w8
     }
@@ -54,7 +56,7 @@ import W8TestSupport
         return url
     }
 
-    @Test(arguments: [DesktopSession.Kind.gnome, .plasma])
+    @Test(arguments: DesktopSession.Kind.allCases)
     func everyReminderIsSeenAndPressed(kind: DesktopSession.Kind) throws {
         let desktop = try DesktopSession(kind)
         defer { desktop.stop() }
@@ -74,6 +76,7 @@ import W8TestSupport
         try desktop.press(id: reminderID, action: "cup")
         try daemon.waitForLog("reminder.hydration button 'cup': logged 300 ml", timeout: 10)
         let today = try w8.run("today", "--date", "2026-11-22", "--json")
+        #expect(today.status == 0, "\(today.stderr)")
         #expect((try today.json() as? [String: Any])?["water_ml"] as? Int == 300, "\(today.stdout)")
         #expect(
             try desktop.signals().contains {
@@ -83,7 +86,7 @@ import W8TestSupport
         #expect(daemon.stop() == 0)
     }
 
-    @Test(arguments: [DesktopSession.Kind.gnome, .plasma])
+    @Test(arguments: DesktopSession.Kind.allCases)
     func aReminderAfterOneTheServerClosedIsShown(kind: DesktopSession.Kind) throws {
         let desktop = try DesktopSession(kind)
         defer { desktop.stop() }
@@ -96,30 +99,34 @@ import W8TestSupport
 
         let first = try desktop.waitForNotification(reminder.title) { Self.onScreen($0) }
         let firstID = try #require(Self.id(first))
-        // The server closes it: GNOME when it is dismissed (a click on a banner without a default action), the
-        // others when it expires.
+        // The server closes it: GNOME when it is dismissed (a click on a banner without a default action), Plasma
+        // and lxqt when it expires. swaync only hides an expired one in its control center, still open there.
         if kind == .gnome { try desktop.click(id: firstID) } else { try desktop.expire() }
-        let deadline = Date().addingTimeInterval(15)
-        while Date() < deadline,
-            !(try desktop.signals().contains { $0["name"] as? String == "NotificationClosed" && Self.id($0) == firstID })
-        {
-            usleep(200_000)
-        }
+        let closes = kind != .swaync
+        let deadline = Date().addingTimeInterval(closes ? 15 : 0)
+        var closed = false
+        repeat {
+            closed = try desktop.signals().contains {
+                $0["name"] as? String == "NotificationClosed" && Self.id($0) == firstID
+            }
+            if !closed { usleep(200_000) }
+        } while !closed && Date() < deadline
         let signals = try desktop.signals()
-        #expect(
-            signals.contains { $0["name"] as? String == "NotificationClosed" && Self.id($0) == firstID }, "\(signals)")
+        #expect(closed == closes, "\(signals)")
         _ = FileManager.default.createFile(atPath: go, contents: nil)
         let run = try running.wait(timeout: 60)
         #expect(run.outcomes.map { $0.error } == [nil, nil, nil], "\(run.outcomes)")
         let secondID = try #require(run.outcomes[2].id)
 
-        // The second is shown: a new notification, on screen, not a replacement of the closed one.
+        // The second is on screen: a new notification where the first was closed, the first replaced where it was
+        // still open.
         let second = try desktop.waitForNotification(reminder.title) { Self.id($0) == secondID && Self.onScreen($0) }
         #expect(Self.id(second) == secondID)
+        #expect((secondID == firstID) == !closes, "first \(firstID), second \(secondID)")
         _ = try shot(desktop, "second-reminder")
     }
 
-    @Test(arguments: [DesktopSession.Kind.gnome, .plasma])
+    @Test(arguments: DesktopSession.Kind.allCases)
     func theSummaryCarriesItsChartAndAClickShowsTheSummary(kind: DesktopSession.Kind) throws {
         let desktop = try DesktopSession(kind)
         defer { desktop.stop() }
@@ -165,10 +172,11 @@ import W8TestSupport
         } else {
             // Elsewhere no notification offers a default action and none names an app to launch: a click does
             // nothing, and nothing new is posted.
-            let before = try desktop.notifications().count
+            let before = Set(try desktop.notifications().compactMap(Self.id))
             try desktop.click(id: try #require(Self.id(summary)))
             usleep(3_000_000)
-            #expect(try desktop.notifications().count == before)
+            let after = Set(try desktop.notifications().compactMap(Self.id))
+            #expect(after.isSubset(of: before), "new after the click: \(after.subtracting(before))")
         }
         if kind == .gnome, let applications {
             // The doctor says what a click does, from the entry the desktop reads.

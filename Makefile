@@ -39,7 +39,7 @@ INSTALLED := $(BINDIR)/w8 $(addprefix $(USERUNITDIR)/,$(UNITS)) $(DATADIR)/appli
 # The one place the version lives is Sources/w8/W8.swift (`w8 --version`); the packaging recipes are checked against it.
 VERSION := $(shell sed -n 's/^ *static let version = "\(.*\)"$$/\1/p' Sources/w8/W8.swift)
 
-.PHONY: all deps build run test soak bench clean release install install-files uninstall dist deb rpm packaging-test format \
+.PHONY: all deps build run test test-desktops soak bench clean release install install-files uninstall dist deb rpm packaging-test format \
 	lint fuzz fuzz-smoke fuzz-build test-sanitize test-tsan
 
 all: build
@@ -114,6 +114,12 @@ test: deps
 	$(SWIFT) test --skip-build --filter W8SchedulerTests
 	$(SWIFT) test --skip-build --skip W8SchedulerTests
 	$(MAKE) packaging-test
+
+# The desktops alone (make test runs them too): GNOME Shell, KDE Plasma, lxqt-notificationd and swaync, each headless
+# on private buses, and the units under a real systemd user manager. About 3.5 minutes.
+test-desktops: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build --filter 'DesktopTests|UserManagerTests|ReminderButtonTests'
 
 # The fault tests' long run: 200 rounds of kill -9 during adds, edits, an import and the summary's claim, and
 # 8 writers x 200 adds beside the daemon and a 60,000-row import (`make test` runs 20 rounds and 8 x 12). Shows a

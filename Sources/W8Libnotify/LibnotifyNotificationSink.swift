@@ -63,7 +63,11 @@ public final class LibnotifyNotificationSink: NotificationSink {
         let handler = notification.actions.isEmpty ? nil : actionHandler.withLock { $0 }
         return try run { context throws(LibnotifyError) in
             try context.connect()
-            let body = context.serverReadsMarkup() ? Self.escapeMarkup(notification.body) : notification.body
+            // The capabilities are asked only when they matter: a body with nothing to escape, no image and no
+            // buttons (a milestone) is posted without that round trip to the server.
+            let needsEscaping = notification.body.contains { $0 == "&" || $0 == "<" || $0 == ">" }
+            let body =
+                needsEscaping && context.serverReadsMarkup() ? Self.escapeMarkup(notification.body) : notification.body
             guard let handle = notify_notification_new(notification.title, body, icon) else {
                 throw .serverError("notify_notification_new failed")
             }

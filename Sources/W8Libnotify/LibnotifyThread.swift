@@ -60,16 +60,13 @@ final class LibnotifyThread: Sendable {
         return try completion.result().get()
     }
 
-    /// Starts the thread, if no call has, with a first job that connects and asks the server's capabilities (what
-    /// every post does first), and returns at once. The thread loads libnotify itself. What fails here is not
-    /// reported: the calls that follow meet the same failure and report it.
+    /// Starts the thread, if no call has, with a first job that connects to the session bus (what every post does
+    /// first), and returns at once. The thread loads libnotify itself. What fails here is not reported: the calls
+    /// that follow meet the same failure and report it.
     func prepare() {
         let mustStart = state.withLock { state -> Bool in
             guard !state.started else { return false }
-            state.jobs.append { context in
-                guard (try? context.connect()) != nil else { return }
-                _ = context.serverReadsMarkup()
-            }
+            state.jobs.append { context in _ = try? context.connect() }
             state.started = true
             return true
         }

@@ -42,42 +42,26 @@ Then it answers one JSON command per stdin line with one JSON line ("ok": true, 
   {"cmd": "quit"}           (or EOF, SIGTERM, SIGINT) stops every process it started and exits 0.
 
 Every child runs in one process group and carries a marker in its environment; on exit the group is killed and
-any process carrying the marker (services activated by the bus, apps the shell launched) is killed too. Needs
-python3-dbus and python3-gi (Debian's /usr/bin/python3), gnome-shell and gjs.
+any process carrying the marker (services activated by the bus, apps the shell launched) is killed too. That
+plumbing is desktop_common.py's, in the same directory, shared with desktop_plasma.py. Needs python3-dbus and
+python3-gi (Debian's /usr/bin/python3), gnome-shell and gjs.
 """
 import argparse
 import json
 import os
-import shutil
-import signal
-import socket
-import subprocess
 import sys
 import time
 
 import dbus
-import dbus.lowlevel
-import dbus.mainloop.glib
-from gi.repository import GLib
 
-NOTIFICATIONS = "org.freedesktop.Notifications"
+sys.dont_write_bytecode = True  # no __pycache__ in the checkout
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from desktop_common import NOTIFICATIONS, Harness, run_harness  # noqa: E402
+
 SERVICES = ["org.gnome.Shell.Notifications.service", "org.gnome.Shell.CalendarServer.service",
             "ca.desrt.dconf.service"]
 START_DEADLINE = 60.0
-MARKER = "W8TRACKR_DESKTOP_HARNESS"
-
-SESSION_CONFIG = """<busconfig>
-  <type>session</type>
-  <listen>unix:path={socket}</listen>
-  <auth>EXTERNAL</auth>
-  <servicedir>{services}</servicedir>
-  <policy context="default">
-    <allow send_destination="*" eavesdrop="true"/>
-    <allow eavesdrop="true"/>
-    <allow own="*"/>
-  </policy>
-</busconfig>
-"""
 
 SYSTEM_CONFIG = """<busconfig>
   <type>system</type>
@@ -220,39 +204,25 @@ via;
 """
 
 
-class Harness:
+class ShellError(Exception):
+    """org.gnome.Shell.Eval or Screenshot answered that it failed."""
+
+
+class GnomeShell(Harness):
+    """gnome-shell --headless with its private system and session buses; Eval is how it is read and driven."""
+
+    WAIT_ERRORS = (OSError, ShellError)
+    START_ERRORS = (RuntimeError, ShellError, OSError)
+    COMMAND_ERRORS = (ShellError, ValueError, KeyError, TypeError, AttributeError)
+
     def __init__(self, directory):
-        self.dir = os.path.abspath(directory)
-        self.marker = f"{self.dir}:{os.getpid()}"
-        self.children = []
-        self.pgid = None
-        self.logs = []
-        self.bus = None
-        self.monitor = None
-        self.notifications_owner = None
-        self.signals = []
+        super().__init__(directory)
         self.shell_signals = []
-        self.screenshots = 0
-        self.loop = GLib.MainLoop()
-        self.stopped = False
 
-    def path(self, *parts):
-        return os.path.join(self.dir, *parts)
+    # Start
 
-    # Processes
-
-    def base_env(self):
-        keep = ("PATH", "LANG", "LC_ALL", "TERM")
-        env = {k: v for k, v in os.environ.items() if k in keep}
-        env.setdefault("LANG", "C.UTF-8")
-        env.update({
-            MARKER: self.marker,
-            "HOME": self.path("home"),
-            "XDG_RUNTIME_DIR": self.path("run"),
-            "XDG_CONFIG_HOME": self.path("config"),
-            "XDG_DATA_HOME": self.path("data"),
-            "XDG_CACHE_HOME": self.path("cache"),
-            "XDG_STATE_HOME": self.path("state"),
+    def desktop_env(self):
+        return {
             "XDG_DATA_DIRS": f"{self.path('share')}:/usr/local/share:/usr/share",
             "XDG_CURRENT_DESKTOP": "GNOME",
             "XDG_SESSION_TYPE": "wayland",
@@ -260,136 +230,23 @@ class Harness:
             "NO_AT_BRIDGE": "1",
             "GTK_A11Y": "none",
             "DBUS_SYSTEM_BUS_ADDRESS": f"unix:path={self.path('system.sock')}",
-        })
-        return env
-
-    def spawn(self, name, argv, env):
-        log = self.path(f"{name}.log")
-        self.logs.append(log)
-        with open(log, "ab") as out:
-            kwargs = {"process_group": 0} if self.pgid is None else {"process_group": self.pgid}
-            child = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
-                                     env=env, cwd=self.dir, **kwargs)
-        if self.pgid is None:
-            self.pgid = child.pid
-        self.children.append((name, child))
-        return child
-
-    def marked_pids(self):
-        pids = []
-        needle = f"{MARKER}={self.marker}".encode()
-        for entry in os.listdir("/proc"):
-            if not entry.isdigit() or int(entry) == os.getpid():
-                continue
-            try:
-                with open(f"/proc/{entry}/environ", "rb") as file:
-                    if needle in file.read().split(b"\0"):
-                        pids.append(int(entry))
-            except OSError:
-                pass
-        return pids
-
-    def group_alive(self):
-        if self.pgid is None:
-            return False
-        try:
-            os.killpg(self.pgid, 0)
-            return True
-        except ProcessLookupError:
-            return False
-
-    def stop(self):
-        if self.stopped:
-            return
-        self.stopped = True
-        for sig, wait in ((signal.SIGTERM, 3.0), (signal.SIGKILL, 2.0)):
-            if self.pgid is not None:
-                try:
-                    os.killpg(self.pgid, sig)
-                except ProcessLookupError:
-                    pass
-            for pid in self.marked_pids():
-                try:
-                    os.kill(pid, sig)
-                except ProcessLookupError:
-                    pass
-            deadline = time.monotonic() + wait
-            while time.monotonic() < deadline:
-                for _, child in self.children:
-                    child.poll()
-                if not self.group_alive() and not self.marked_pids():
-                    return
-                time.sleep(0.05)
-
-    def log_tail(self, lines=40):
-        tail = []
-        for log in self.logs:
-            try:
-                with open(log, errors="replace") as file:
-                    content = file.read().splitlines()[-lines:]
-            except OSError:
-                continue
-            tail.append(f"== {os.path.basename(log)}")
-            tail.extend(content)
-        return "\n".join(tail)
-
-    # Start
+        }
 
     def write_configs(self):
-        for sub in ("home", "config", "data", "cache", "state", "services", "share/applications"):
-            os.makedirs(self.path(sub), mode=0o700, exist_ok=True)
-        os.makedirs(self.path("run"), mode=0o700, exist_ok=True)
-        os.chmod(self.path("run"), 0o700)
-        for service in SERVICES:
-            shutil.copy(os.path.join("/usr/share/dbus-1/services", service), self.path("services", service))
+        self.write_session(("share/applications",), SERVICES)
         # The shell shows a "Screen Lock disabled" banner at start unless this file exists; it would hold the
         # banner slot of a session that is always idle.
         os.makedirs(self.path("data", "gnome-shell"), mode=0o700, exist_ok=True)
         open(self.path("data", "gnome-shell", "lock-warning-shown"), "w").close()
-        with open(self.path("session.conf"), "w") as file:
-            file.write(SESSION_CONFIG.format(socket=self.path("session.sock"), services=self.path("services")))
         with open(self.path("system.conf"), "w") as file:
             file.write(SYSTEM_CONFIG.format(socket=self.path("system.sock")))
-
-    def wait_for(self, what, predicate, deadline, interval=0.1):
-        while True:
-            for name, child in self.children:
-                if child.poll() is not None:
-                    raise RuntimeError(f"{name} exited with {child.returncode} while waiting for {what}")
-            try:
-                result = predicate()
-            except (dbus.DBusException, OSError, ShellError):
-                result = None
-            if result:
-                return result
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"timed out waiting for {what}")
-            self.pump(interval)
-
-    def pump(self, seconds):
-        end = time.monotonic() + seconds
-        context = GLib.MainContext.default()
-        while time.monotonic() < end:
-            while context.pending():
-                context.iteration(False)
-            time.sleep(0.02)
-
-    def socket_ready(self, path):
-        with socket.socket(socket.AF_UNIX) as probe:
-            probe.connect(path)
-        return True
 
     def start(self):
         started = time.monotonic()
         deadline = started + START_DEADLINE
         self.write_configs()
         env = self.base_env()
-        self.spawn("system-bus", ["dbus-daemon", "--nofork", "--nopidfile",
-                                  f"--config-file={self.path('system.conf')}"], env)
-        self.spawn("session-bus", ["dbus-daemon", "--nofork", "--nopidfile",
-                                   f"--config-file={self.path('session.conf')}"], env)
-        self.wait_for("the system bus", lambda: self.socket_ready(self.path("system.sock")), deadline)
-        self.wait_for("the session bus", lambda: self.socket_ready(self.path("session.sock")), deadline)
+        self.start_buses(env, deadline, "system", "session")
         address = f"unix:path={self.path('session.sock')}"
         self.bus = dbus.bus.BusConnection(address)
         self.start_monitor(address)
@@ -412,49 +269,11 @@ class Harness:
         return {"ready": True, "env": client_env, "server": server, "seconds_to_start": seconds,
                 "applications_dir": self.path("share", "applications")}
 
-    def name_owner(self, name):
-        if not self.bus.name_has_owner(name):
-            return None
-        owner = str(self.bus.get_name_owner(name))
-        if name == NOTIFICATIONS:
-            self.notifications_owner = owner
-        return owner
-
-    def server_info(self):
-        proxy = self.bus.get_object(NOTIFICATIONS, "/org/freedesktop/Notifications")
-        interface = dbus.Interface(proxy, NOTIFICATIONS)
-        name, vendor, version, spec = interface.GetServerInformation()
-        capabilities = [str(c) for c in interface.GetCapabilities()]
-        return {"name": str(name), "vendor": str(vendor), "version": str(version), "spec_version": str(spec),
-                "capabilities": capabilities}
-
     # Signals
 
-    def start_monitor(self, address):
-        self.monitor = dbus.bus.BusConnection(address, mainloop=dbus.mainloop.glib.DBusGMainLoop())
-        rules = [f"type='signal',interface='{NOTIFICATIONS}'",
-                 "type='signal',sender='org.freedesktop.DBus',member='NameOwnerChanged',"
-                 f"arg0='{NOTIFICATIONS}'"]
-        self.monitor.add_message_filter(self.on_message)
-        self.monitor.call_blocking("org.freedesktop.DBus", "/org/freedesktop/DBus",
-                                   "org.freedesktop.DBus.Monitoring", "BecomeMonitor", "asu", (rules, 0))
-
-    def on_message(self, _connection, message):
-        if not isinstance(message, dbus.lowlevel.SignalMessage):
-            return
-        args = message.get_args_list()
-        if message.get_member() == "NameOwnerChanged" and args and str(args[0]) == NOTIFICATIONS:
-            self.notifications_owner = str(args[2]) or None
-            return
-        if message.get_interface() != NOTIFICATIONS:
-            return
-        if message.get_member() == "ActionInvoked" and len(args) == 2:
-            record = {"name": "ActionInvoked", "id": int(args[0]), "action": str(args[1])}
-        elif message.get_member() == "NotificationClosed" and len(args) == 2:
-            record = {"name": "NotificationClosed", "id": int(args[0]), "reason": int(args[1])}
-        else:
-            return
-        if self.notifications_owner and message.get_sender() == self.notifications_owner:
+    def on_signal(self, message, record):
+        # The proxy's signals go to "signals", the shell's broadcast copies to "shell_signals".
+        if self.from_server(message):
             record["destination"] = message.get_destination()
             self.signals.append(record)
         else:
@@ -533,42 +352,6 @@ class Harness:
             return {"result": str(result)}
         raise ValueError(f"unknown cmd {cmd!r}")
 
-    def on_stdin(self, channel, condition):
-        if condition & GLib.IO_IN:
-            line = channel.readline()
-            if line:
-                self.answer(line)
-                return not self.stopped
-        self.quit()
-        return False
-
-    def answer(self, line):
-        line = line.strip()
-        if not line:
-            return
-        try:
-            request = json.loads(line)
-            if request.get("cmd") == "quit":
-                self.quit()
-                return
-            reply = {"ok": True}
-            reply.update(self.command(request))
-        except (ShellError, dbus.DBusException, ValueError, KeyError, TypeError, AttributeError) as error:
-            reply = {"ok": False, "error": f"{type(error).__name__}: {error}"}
-        emit(reply)
-
-    def quit(self, reply=True):
-        already = self.stopped
-        self.stop()
-        if reply and not already:
-            emit({"ok": True})
-        self.loop.quit()
-        return False
-
-
-class ShellError(Exception):
-    pass
-
 
 def wrap(js):
     """Makes a snippet whose last statement is an expression into one expression, for Eval."""
@@ -576,47 +359,10 @@ def wrap(js):
     return f"(() => {{{body}\nreturn {last};}})()"
 
 
-def emit(value):
-    try:
-        sys.stdout.write(json.dumps(value) + "\n")
-        sys.stdout.flush()
-    except (BrokenPipeError, ValueError):
-        pass
-
-
 def main():
     parser = argparse.ArgumentParser(description="Headless GNOME Shell notification server for tests.")
     parser.add_argument("--dir", required=True)
-    directory = parser.parse_args().dir
-    if not os.path.isdir(directory):
-        emit({"ready": False, "error": f"{directory} is not a directory", "log": ""})
-        return 1
-    os.umask(0o077)
-    dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
-    harness = Harness(directory)
-
-    def on_signal(signum, _frame):
-        harness.stop()
-        sys.exit(0)
-
-    signal.signal(signal.SIGTERM, on_signal)
-    signal.signal(signal.SIGINT, on_signal)
-    try:
-        ready = harness.start()
-    except (RuntimeError, ShellError, dbus.DBusException, OSError) as error:
-        harness.stop()
-        emit({"ready": False, "error": str(error), "log": harness.log_tail()})
-        return 1
-    emit(ready)
-    channel = GLib.IOChannel.unix_new(sys.stdin.fileno())
-    GLib.io_add_watch(channel, GLib.PRIORITY_DEFAULT, GLib.IO_IN | GLib.IO_HUP | GLib.IO_ERR, harness.on_stdin)
-    for signum in (signal.SIGTERM, signal.SIGINT):
-        GLib.unix_signal_add(GLib.PRIORITY_HIGH, signum, harness.quit, False)
-    try:
-        harness.loop.run()
-    finally:
-        harness.stop()
-    return 0
+    return run_harness(parser.parse_args(), lambda options: GnomeShell(options.dir))
 
 
 if __name__ == "__main__":

@@ -74,19 +74,18 @@ Then it answers one JSON command per stdin line with one JSON line ("ok": true, 
   {"cmd": "quit"}           (or EOF, SIGTERM, SIGINT) stops every process it started and exits 0.
 
 Every child runs in one process group and carries a marker in its environment; on exit the group is killed and
-any process carrying the marker (services the bus activated, kioslaves) is killed too.
+any process carrying the marker (services the bus activated, kioslaves) is killed too. That plumbing is
+desktop_common.py's, in the same directory, shared with desktop_gnome.py.
 Needs python3-dbus and python3-gi (Debian's /usr/bin/python3), Xvfb, kwin-x11, plasma-workspace, xdotool and
 imagemagick.
 """
 import argparse
 import ctypes
 import ctypes.util
-import json
 import os
 import select
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -99,12 +98,13 @@ except ImportError:
         os.execv("/usr/bin/python3", ["/usr/bin/python3"] + sys.argv)
     raise
 import dbus.lowlevel
-import dbus.mainloop.glib
 import dbus.service
-from gi.repository import GLib
 
-NOTIFICATIONS = "org.freedesktop.Notifications"
-NOTIFICATIONS_PATH = "/org/freedesktop/Notifications"
+sys.dont_write_bytecode = True  # no __pycache__ in the checkout
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from desktop_common import NOTIFICATIONS, NOTIFICATIONS_PATH, GLib, Harness, emit, run_harness  # noqa: E402
+
 WATCHER_INTERFACE = "org.kde.NotificationWatcher"
 SERVICES = ["org.kde.ActivityManager.service", "org.kde.kded5.service", "org.kde.kcookiejar5.service",
             "org.kde.kglobalaccel.service", "org.kde.kscreen.service", "org.kde.kiod5.service",
@@ -112,7 +112,6 @@ SERVICES = ["org.kde.ActivityManager.service", "org.kde.kded5.service", "org.kde
 START_DEADLINE = 90.0
 SCREEN = (1280, 800)
 PARK = (600, 150)  # where the pointer rests: away from the popups, the panel and kwin's screen edges
-MARKER = "W8TRACKR_DESKTOP_HARNESS"
 PROBE_APP = "w8trackr-harness"
 # The notification applet sits inside the system tray's own containment; desktop scripting can give it a global
 # shortcut, which opens the tray popup on its history page.
@@ -134,19 +133,6 @@ for (var i = 0; i < shells.length; i++) {
 print(done);
 """ % HISTORY_SHORTCUT
 IMAGE_HINTS = ("image-data", "image_data", "image-path", "image_path", "icon_data")
-
-SESSION_CONFIG = """<busconfig>
-  <type>session</type>
-  <listen>unix:path={socket}</listen>
-  <auth>EXTERNAL</auth>
-  <servicedir>{services}</servicedir>
-  <policy context="default">
-    <allow send_destination="*" eavesdrop="true"/>
-    <allow eavesdrop="true"/>
-    <allow own="*"/>
-  </policy>
-</busconfig>
-"""
 
 
 class X11:
@@ -328,23 +314,23 @@ class Watcher(dbus.service.Object):
         self.harness.on_server_close(int(notification_id))
 
 
-class Harness:
+class Plasma(Harness):
+    """kwin_x11 and plasmashell under Xvfb on a private session bus; a notification watcher, the X11 windows and
+    xdotool are how it is read and driven."""
+
+    STOP_GRACE = ((signal.SIGTERM, 4.0), (signal.SIGKILL, 3.0))
+    LOG_LINES = 30
+    START_ERRORS = (RuntimeError, OSError, subprocess.SubprocessError)
+    COMMAND_ERRORS = (ValueError, KeyError, TypeError, AttributeError, OSError, subprocess.SubprocessError)
+
     def __init__(self, directory, desktop_files):
-        self.dir = os.path.abspath(directory)
+        super().__init__(directory)
         self.desktop_files = desktop_files
-        self.marker = f"{self.dir}:{os.getpid()}"
-        self.children = []
-        self.pgid = None
-        self.logs = []
         self.display = None
         self.address = None
-        self.bus = None
-        self.monitor = None
         self.watcher = None
         self.x11 = None
-        self.notifications_owner = None
         self.owner_changes = 0
-        self.signals = []
         self.notes = {}  # id -> what Plasma told the watcher, plus popup state
         self.order = 0
         self.windows = {}  # popup window -> notification id (kept after the window is unmapped)
@@ -352,28 +338,12 @@ class Harness:
         self.pending_calls = {}  # (client, serial) of Notify calls -> their arguments
         self.rejected = []
         self.probe_ids = set()
-        self.screenshots = 0
         self.history_shortcut = False
-        self.loop = GLib.MainLoop()
-        self.stopped = False
-
-    def path(self, *parts):
-        return os.path.join(self.dir, *parts)
 
     # Processes
 
-    def base_env(self):
-        keep = ("PATH", "LANG", "LC_ALL", "TERM")
-        env = {k: v for k, v in os.environ.items() if k in keep}
-        env.setdefault("LANG", "C.UTF-8")
-        env.update({
-            MARKER: self.marker,
-            "HOME": self.path("home"),
-            "XDG_RUNTIME_DIR": self.path("run"),
-            "XDG_CONFIG_HOME": self.path("config"),
-            "XDG_DATA_HOME": self.path("data"),
-            "XDG_CACHE_HOME": self.path("cache"),
-            "XDG_STATE_HOME": self.path("state"),
+    def desktop_env(self):
+        return {
             "XDG_DATA_DIRS": "/usr/local/share:/usr/share",
             "XDG_CONFIG_DIRS": "/etc/xdg",
             "XDG_CURRENT_DESKTOP": "KDE",
@@ -385,69 +355,13 @@ class Harness:
             "KDE_DEBUG": "1",
             # Keep everything off any real system bus.
             "DBUS_SYSTEM_BUS_ADDRESS": f"unix:path={self.path('no-system-bus')}",
-        })
-        return env
+        }
 
-    def spawn(self, name, argv, env, pass_fds=()):
-        log = self.path(f"{name}.log")
-        self.logs.append(log)
-        with open(log, "ab") as out:
-            kwargs = {"process_group": 0} if self.pgid is None else {"process_group": self.pgid}
-            child = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
-                                     env=env, cwd=self.dir, pass_fds=pass_fds, **kwargs)
-        if self.pgid is None:
-            self.pgid = child.pid
-        self.children.append((name, child))
-        return child
-
-    def marked_pids(self):
-        pids = []
-        needle = f"{MARKER}={self.marker}".encode()
-        for entry in os.listdir("/proc"):
-            if not entry.isdigit() or int(entry) == os.getpid():
-                continue
-            try:
-                with open(f"/proc/{entry}/environ", "rb") as file:
-                    if needle in file.read().split(b"\0"):
-                        pids.append(int(entry))
-            except OSError:
-                pass
-        return pids
-
-    def group_alive(self):
-        if self.pgid is None:
-            return False
-        try:
-            os.killpg(self.pgid, 0)
-            return True
-        except ProcessLookupError:
-            return False
-
-    def stop(self):
-        if self.stopped:
-            return
-        self.stopped = True
+    def before_stop(self):
+        # The display first: once Xvfb is gone, Xlib would end this process from its I/O error handler.
         if self.x11:
             x11, self.x11 = self.x11, None
             x11.close()
-        for sig, wait in ((signal.SIGTERM, 4.0), (signal.SIGKILL, 3.0)):
-            if self.pgid is not None:
-                try:
-                    os.killpg(self.pgid, sig)
-                except ProcessLookupError:
-                    pass
-            for pid in self.marked_pids():
-                try:
-                    os.kill(pid, sig)
-                except ProcessLookupError:
-                    pass
-            deadline = time.monotonic() + wait
-            while time.monotonic() < deadline:
-                for _, child in self.children:
-                    child.poll()
-                if not self.group_alive() and not self.marked_pids():
-                    return
-                time.sleep(0.05)
 
     def display_lost(self):
         self.x11 = None
@@ -455,66 +369,12 @@ class Harness:
         self.stop()
         os._exit(1)
 
-    def log_tail(self, lines=30):
-        tail = []
-        for log in self.logs:
-            try:
-                with open(log, errors="replace") as file:
-                    content = file.read().splitlines()[-lines:]
-            except OSError:
-                continue
-            tail.append(f"== {os.path.basename(log)}")
-            tail.extend(content)
-        return "\n".join(tail)
-
     # Start
 
     def write_configs(self):
-        for sub in ("home", "config", "data", "cache", "state", "services", "data/applications"):
-            os.makedirs(self.path(sub), mode=0o700, exist_ok=True)
-        os.makedirs(self.path("run"), mode=0o700, exist_ok=True)
-        os.chmod(self.path("run"), 0o700)
-        for service in SERVICES:
-            source = os.path.join("/usr/share/dbus-1/services", service)
-            if os.path.exists(source):
-                shutil.copy(source, self.path("services", service))
+        self.write_session(("data/applications",), SERVICES, only_installed=True)
         for desktop in self.desktop_files:
             shutil.copy(desktop, self.path("data", "applications", os.path.basename(desktop)))
-        with open(self.path("session.conf"), "w") as file:
-            file.write(SESSION_CONFIG.format(socket=self.path("session.sock"), services=self.path("services")))
-
-    def check_children(self, what):
-        for name, child in self.children:
-            if child.poll() is not None:
-                raise RuntimeError(f"{name} exited with {child.returncode} while waiting for {what}")
-
-    def wait_for(self, what, predicate, deadline, interval=0.1):
-        while True:
-            self.check_children(what)
-            try:
-                result = predicate()
-            except (dbus.DBusException, OSError):
-                result = None
-            if result:
-                return result
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"timed out waiting for {what}")
-            self.pump(interval)
-
-    def pump(self, seconds):
-        end = time.monotonic() + seconds
-        context = GLib.MainContext.default()
-        while True:
-            while context.pending():
-                context.iteration(False)
-            if time.monotonic() >= end:
-                return
-            time.sleep(0.02)
-
-    def socket_ready(self, path):
-        with socket.socket(socket.AF_UNIX) as probe:
-            probe.connect(path)
-        return True
 
     def start_xvfb(self, env, deadline):
         read_end, write_end = os.pipe()
@@ -550,13 +410,12 @@ class Harness:
         self.display = self.start_xvfb(env, deadline)
         env["DISPLAY"] = self.display
         self.x11 = X11(self.display, self.display_lost)
-        self.spawn("session-bus", ["dbus-daemon", "--nofork", "--nopidfile",
-                                   f"--config-file={self.path('session.conf')}"], env)
-        self.wait_for("the session bus", lambda: self.socket_ready(self.path("session.sock")), deadline)
+        self.start_buses(env, deadline, "session")
         self.address = f"unix:path={self.path('session.sock')}"
         env["DBUS_SESSION_BUS_ADDRESS"] = self.address
         self.bus = dbus.bus.BusConnection(self.address)
-        self.start_monitor()
+        self.start_monitor(self.address, f"type='method_call',interface='{NOTIFICATIONS}',member='Notify'",
+                           "type='error'")
         self.watcher = Watcher(self.bus, self)
         self.spawn("kwin_x11", ["kwin_x11"], env)
         self.wait_for("kwin_x11 on the bus", lambda: self.bus.name_has_owner("org.kde.KWin"), deadline)
@@ -611,14 +470,6 @@ class Harness:
         self.pump(0.3)
         return str(result).strip() not in ("", "0")
 
-    def name_owner(self, name):
-        if not self.bus.name_has_owner(name):
-            return None
-        owner = str(self.bus.get_name_owner(name))
-        if name == NOTIFICATIONS:
-            self.notifications_owner = owner
-        return owner
-
     def register_watcher(self):
         try:
             self.bus.call_blocking(NOTIFICATIONS, NOTIFICATIONS_PATH, "org.kde.NotificationManager",
@@ -626,14 +477,6 @@ class Harness:
         except dbus.DBusException:
             pass
         return False
-
-    def server_info(self):
-        proxy = self.bus.get_object(NOTIFICATIONS, NOTIFICATIONS_PATH)
-        interface = dbus.Interface(proxy, NOTIFICATIONS)
-        name, vendor, version, spec = interface.GetServerInformation()
-        capabilities = [str(c) for c in interface.GetCapabilities()]
-        return {"name": str(name), "vendor": str(vendor), "version": str(version), "spec_version": str(spec),
-                "capabilities": capabilities}
 
     # What Plasma tells the watcher
 
@@ -720,18 +563,7 @@ class Harness:
 
     # Bus monitor: signals, and Notify calls Plasma refused
 
-    def start_monitor(self):
-        self.monitor = dbus.bus.BusConnection(self.address, mainloop=dbus.mainloop.glib.DBusGMainLoop())
-        rules = [f"type='signal',interface='{NOTIFICATIONS}'",
-                 f"type='method_call',interface='{NOTIFICATIONS}',member='Notify'",
-                 "type='error'",
-                 "type='signal',sender='org.freedesktop.DBus',member='NameOwnerChanged',"
-                 f"arg0='{NOTIFICATIONS}'"]
-        self.monitor.add_message_filter(self.on_message)
-        self.monitor.call_blocking("org.freedesktop.DBus", "/org/freedesktop/DBus",
-                                   "org.freedesktop.DBus.Monitoring", "BecomeMonitor", "asu", (rules, 0))
-
-    def on_message(self, _connection, message):
+    def on_message(self, connection, message):
         if isinstance(message, dbus.lowlevel.MethodCallMessage):
             if message.get_member() == "Notify" and message.get_sender() != self.bus.get_unique_name():
                 args = message.get_args_list()
@@ -750,27 +582,16 @@ class Harness:
                 call["message"] = str(args[0]) if args else ""
                 self.rejected.append(call)
             return
-        if not isinstance(message, dbus.lowlevel.SignalMessage):
-            return
-        args = message.get_args_list()
-        if message.get_member() == "NameOwnerChanged" and args and str(args[0]) == NOTIFICATIONS:
-            new = str(args[2])
-            self.notifications_owner = new or None
-            if new:
-                self.owner_changes += 1
-                GLib.idle_add(self.register_watcher)
-            return
-        if message.get_interface() != NOTIFICATIONS:
-            return
-        if message.get_member() == "ActionInvoked" and len(args) == 2:
-            record = {"name": "ActionInvoked", "id": int(args[0]), "action": str(args[1])}
-        elif message.get_member() == "NotificationClosed" and len(args) == 2:
-            record = {"name": "NotificationClosed", "id": int(args[0]), "reason": int(args[1])}
-        else:
-            return
-        if record["id"] in self.probe_ids:
-            return
-        if not self.notifications_owner or message.get_sender() != self.notifications_owner:
+        super().on_message(connection, message)
+
+    def on_owner(self, owner):
+        if owner:
+            self.owner_changes += 1
+            GLib.idle_add(self.register_watcher)
+
+    def on_signal(self, message, record):
+        # Only the server's own signals count, and none about the probe.
+        if record["id"] in self.probe_ids or not self.from_server(message):
             return
         record["destination"] = message.get_destination()
         self.signals.append(record)
@@ -968,83 +789,13 @@ class Harness:
             return {"path": path}
         raise ValueError(f"unknown cmd {cmd!r}")
 
-    def on_stdin(self, channel, condition):
-        if condition & GLib.IO_IN:
-            line = channel.readline()
-            if line:
-                self.answer(line)
-                return not self.stopped
-        self.quit()
-        return False
-
-    def answer(self, line):
-        line = line.strip()
-        if not line:
-            return
-        try:
-            request = json.loads(line)
-            if request.get("cmd") == "quit":
-                self.quit()
-                return
-            reply = {"ok": True}
-            reply.update(self.command(request))
-        except (dbus.DBusException, ValueError, KeyError, TypeError, AttributeError, OSError,
-                subprocess.SubprocessError) as error:
-            reply = {"ok": False, "error": f"{type(error).__name__}: {error}"}
-        emit(reply)
-
-    def quit(self, reply=True):
-        already = self.stopped
-        self.stop()
-        if reply and not already:
-            emit({"ok": True})
-        self.loop.quit()
-        return False
-
-
-def emit(value):
-    try:
-        sys.stdout.write(json.dumps(value) + "\n")
-        sys.stdout.flush()
-    except (BrokenPipeError, ValueError):
-        pass
-
 
 def main():
     parser = argparse.ArgumentParser(description="Headless KDE Plasma notification server for tests.")
     parser.add_argument("--dir", required=True)
     parser.add_argument("--desktop-file", action="append", default=[],
                         help="a .desktop file to install into DIR/data/applications before Plasma starts")
-    options = parser.parse_args()
-    if not os.path.isdir(options.dir):
-        emit({"ready": False, "error": f"{options.dir} is not a directory", "log": ""})
-        return 1
-    os.umask(0o077)
-    dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
-    harness = Harness(options.dir, options.desktop_file)
-
-    def on_signal(signum, _frame):
-        harness.stop()
-        sys.exit(0)
-
-    signal.signal(signal.SIGTERM, on_signal)
-    signal.signal(signal.SIGINT, on_signal)
-    try:
-        ready = harness.start()
-    except (RuntimeError, dbus.DBusException, OSError, subprocess.SubprocessError) as error:
-        harness.stop()
-        emit({"ready": False, "error": str(error), "log": harness.log_tail()})
-        return 1
-    emit(ready)
-    channel = GLib.IOChannel.unix_new(sys.stdin.fileno())
-    GLib.io_add_watch(channel, GLib.PRIORITY_DEFAULT, GLib.IO_IN | GLib.IO_HUP | GLib.IO_ERR, harness.on_stdin)
-    for signum in (signal.SIGTERM, signal.SIGINT):
-        GLib.unix_signal_add(GLib.PRIORITY_HIGH, signum, harness.quit, False)
-    try:
-        harness.loop.run()
-    finally:
-        harness.stop()
-    return 0
+    return run_harness(parser.parse_args(), lambda options: Plasma(options.dir, options.desktop_file))
 
 
 if __name__ == "__main__":

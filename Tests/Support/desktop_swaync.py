@@ -33,8 +33,8 @@ JSON line that has "ok" (and "error" when it is false):
   {"cmd": "screenshot", "path": P}  the whole output as a PNG (grim)
   {"cmd": "tree"}            (debugging) swaync's accessible trees, window by window
   {"cmd": "quit"}            stops everything it started and exits 0; so do EOF, SIGTERM and SIGINT.
-The plumbing (child processes, the private bus, the bus monitor, AT-SPI reads, the command loop) is shared with
-desktop_lxqt.py, in the same directory; the virtual pointer is wayland_pointer.py.
+The plumbing (child processes, the private bus, the bus monitor, AT-SPI reads, the command loop) is
+desktop_common.py's, in the same directory, shared with desktop_lxqt.py; the virtual pointer is wayland_pointer.py.
 """
 import json
 import os
@@ -49,35 +49,35 @@ import gi
 sys.dont_write_bytecode = True  # no __pycache__ in the checkout
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from desktop_lxqt import (  # noqa: E402
-    EXPIRE_DEADLINE, NOTIFICATIONS, PATH, PRESS_DEADLINE, START_DEADLINE, Accessibility,
-    BusRecorder, Children, CommandError, GLib, StartError, call, connect, plain, serve, server_information,
-    start_bus, wait_for_owner)
+from desktop_common import (  # noqa: E402
+    NOTIFICATIONS, PATH, AtspiDesktop, BusRecorder, CommandError, StartError, call, connect, plain, serve,
+    server_information, start_bus, strip, wait_for_owner)
 from wayland_pointer import VirtualPointer, WaylandError  # noqa: E402
 
 gi.require_version("GdkPixbuf", "2.0")
-from gi.repository import GdkPixbuf  # noqa: E402
+from gi.repository import GdkPixbuf, GLib  # noqa: E402
 
 USER = "w8test"
 SERVER = "swaync"
 CC_NAME = "org.erikreider.swaync.cc"
 CC_PATH = "/org/erikreider/swaync/cc"
 WIDTH, HEIGHT = 1280, 800
+START_DEADLINE = 30
+EXPIRE_DEADLINE = 15
 OFF_SCREEN = -2147483648  # GTK's extents of a widget that is not drawn
 
 
-class Desktop:
+class Desktop(AtspiDesktop):
+    """swaync in a headless sway, all run as USER; a virtual pointer is the person."""
+
+    SERVER = SERVER
+    USER = USER
+
     def __init__(self, directory):
-        self.directory = directory
-        self.children = Children(directory)
-        self.recorder = None
-        self.accessibility = None
-        self.connection = None
+        super().__init__(directory)
         self.pointer = None
-        self.address = None
         self.wayland_display = None
         self.runtime = os.path.join(directory, "run")
-        self.base_env = None
         self.config = self.swaync_config()
 
     @staticmethod
@@ -143,35 +143,16 @@ class Desktop:
             raise StartError(f"virtual pointer: {error}")
 
         # The accessibility bus before swaync: GTK's atk-bridge looks for it once, when GTK starts.
-        a11y_env = dict(self.base_env, GSETTINGS_BACKEND="memory", NO_AT_BRIDGE="1")
-        self.children.spawn("at-spi-bus-launcher",
-                            ["/usr/libexec/at-spi-bus-launcher", "--launch-immediately", "--a11y=1"], a11y_env,
-                            user=USER)
-        wait_for_owner(self.connection, "org.a11y.Bus", deadline, self.children, "at-spi-bus-launcher")
-        a11y_address = call(self.connection, "org.a11y.Bus", "/org/a11y/bus", "org.a11y.Bus", "GetAddress", None,
-                            "(s)", timeout=10000)[0]
-        self.accessibility = Accessibility(a11y_address)
-        call(self.accessibility.connection, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
-             "StartServiceByName", GLib.Variant("(su)", ("org.a11y.atspi.Registry", 0)), "(u)", timeout=10000)
+        self.start_accessibility(deadline, user=USER)
 
         # GSETTINGS_BACKEND=memory: nothing can start dconf on this bus, and swaync keeps no setting we read.
         self.children.spawn(SERVER, [SERVER], dict(self.base_env, GSETTINGS_BACKEND="memory"), user=USER)
         wait_for_owner(self.connection, NOTIFICATIONS, deadline, self.children, SERVER)
         wait_for_owner(self.connection, CC_NAME, deadline, self.children, SERVER)
         information = server_information(self.connection)
-        while self.accessibility.application(SERVER) is None:
-            self.children.check_alive(SERVER)
-            if time.monotonic() > deadline:
-                raise StartError(f"{SERVER} did not register with the AT-SPI registry")
-            time.sleep(0.05)
-        return {
-            "ready": True,
-            "env": {"DBUS_SESSION_BUS_ADDRESS": self.address, "WAYLAND_DISPLAY": self.wayland_display,
-                    "XDG_RUNTIME_DIR": self.runtime},
-            "user": USER,
-            "server": information,
-            "seconds_to_start": round(time.monotonic() - started, 3),
-        }
+        env = {"DBUS_SESSION_BUS_ADDRESS": self.address, "WAYLAND_DISPLAY": self.wayland_display,
+               "XDG_RUNTIME_DIR": self.runtime}
+        return self.ready_line(env, information, started, deadline)
 
     # Reading the screen
 
@@ -264,7 +245,7 @@ class Desktop:
         count = self.cc("NotificationCount", None, "(u)")[0]
         listed = []
         for popup, has_image in zip(popups, images):
-            match = next((r for r in candidates if plain(r["summary"]) == plain(popup["summary"])), None)
+            match = next((r for r in candidates if self.matches(r, popup)), None)
             if match is not None:
                 candidates.remove(match)
             labels = {a["label"]: a["id"] for a in (match or {}).get("actions", [])}
@@ -290,14 +271,16 @@ class Desktop:
             })
         return {"notifications": listed, "control_center_count": count}
 
-    def popup_for(self, notification_id):
-        record = self.recorder.notification(notification_id)
-        if record is None:
-            raise CommandError(f"no Notify call was answered with id {notification_id}")
-        for popup in self.popups():
-            if plain(record["summary"]) == plain(popup["summary"]):
-                return record, popup
-        raise CommandError(f"notification {notification_id} ({record['summary']!r}) is not on screen")
+    def answer_notifications(self):
+        return self.notifications()
+
+    def tree(self):
+        return [strip(f["tree"]) for f in self.frames()]
+
+    @staticmethod
+    def matches(record, popup):
+        """Whether the popup shows the Notify call record: the body is hidden from AT-SPI, so by its summary."""
+        return plain(record["summary"]) == plain(popup["summary"])
 
     # Acting as a person
 
@@ -309,31 +292,10 @@ class Desktop:
         self.pointer.click(extents["x"] + extents["w"] // 2, extents["y"] + extents["h"] // 2)
         self.park_pointer()
 
-    def press(self, notification_id, action):
-        record, popup = self.popup_for(notification_id)
-        label = next((a["label"] for a in record["actions"] if a["id"] == action), None)
-        if label is None:
-            raise CommandError(f"notification {notification_id} has no action {action!r}")
-        button = next((b for b in popup["buttons"] if b["label"] == label), None)
-        if button is None:
-            raise CommandError(f"no button {label!r} on screen; buttons: {[b['label'] for b in popup['buttons']]}")
-        start = self.recorder.signal_count()
-        self.click_center(button["extents"])
-        invoked = self.recorder.wait_for_signal(
-            lambda s: s["name"] == "ActionInvoked" and s["id"] == notification_id,
-            start, time.monotonic() + PRESS_DEADLINE)
-        if invoked is None:
-            raise CommandError(f"clicked {label!r} but no ActionInvoked for {notification_id} within "
-                               f"{PRESS_DEADLINE} s")
-        time.sleep(0.3)
-        return {"signals": self.recorder.all_signals()[start:]}
-
-    def click(self, notification_id):
-        _, popup = self.popup_for(notification_id)
-        start = self.recorder.signal_count()
-        self.click_center(popup["default_extents"])
-        time.sleep(1)
-        return {"signals": self.recorder.all_signals()[start:]}
+    @staticmethod
+    def click_target(popup):
+        """A click on a popup lands on its default-action button, which holds the summary and body."""
+        return popup["default_extents"]
 
     def never_expires(self, summary):
         record = next((r for r in self.recorder.open_notifications() if plain(r["summary"]) == plain(summary)), None)
@@ -378,36 +340,10 @@ class Desktop:
         os.unlink(shot)
         return {}
 
-    def handle(self, command):
-        name = command.get("cmd")
-        if name == "notifications":
-            return self.notifications()
-        if name == "signals":
-            return {"signals": self.recorder.all_signals()}
-        if name == "tree":  # debugging: swaync's whole accessible tree
-            return {"tree": [strip(f["tree"]) for f in self.frames()]}
-        if name == "expire":
-            return self.expire()
-        if name == "press":
-            return self.press(int(command["id"]), str(command["action"]))
-        if name == "click":
-            return self.click(int(command["id"]))
-        if name == "screenshot":
-            return self.screenshot(str(command["path"]))
-        raise CommandError(f"unknown command {name!r}")
-
     def stop(self):
         if self.pointer is not None:
             self.pointer.close()
-        for resource in (self.accessibility, self.recorder):
-            if resource is not None:
-                resource.close()
-        if self.connection is not None:
-            try:
-                self.connection.close_sync(None)
-            except GLib.Error:
-                pass
-        self.children.stop_all()
+        super().stop()
 
 
 def visible(extents):
@@ -418,11 +354,6 @@ def flatten(entry):
     yield entry
     for child in entry["children"]:
         yield from flatten(child)
-
-
-def strip(entry):
-    return {"role": entry["role"], "name": entry["name"], "extents": entry["extents"],
-            "children": [strip(c) for c in entry["children"]]}
 
 
 def main():

@@ -182,3 +182,28 @@ public struct NotificationProbe: Sendable {
         return Run(outcomes: outcomes, seconds: seconds, stderr: output.stderr)
     }
 }
+
+/// A probe run on a thread of its own, while the test acts on the desktop.
+public final class BackgroundProbe: @unchecked Sendable {
+    private let lock = NSLock()
+    private var result: Result<NotificationProbe.Run, any Error>?
+    private let finished = DispatchSemaphore(value: 0)
+
+    public init(
+        _ probe: NotificationProbe, _ steps: [NotificationProbe.Step], environment: [String: String],
+        user: SessionUser
+    ) {
+        Thread { [self] in
+            let outcome = Result { try probe.run(steps, environment: environment, user: user) }
+            lock.withLock { result = outcome }
+            finished.signal()
+        }.start()
+    }
+
+    public func wait(timeout: TimeInterval) throws -> NotificationProbe.Run {
+        guard finished.wait(timeout: .now() + timeout) == .success else {
+            throw NotificationServerFixtureError.timedOut("w8-notify-probe")
+        }
+        return try lock.withLock { result! }.get()
+    }
+}

@@ -15,6 +15,34 @@ struct DunstTests: ProbeSuite {
         return try #require(try session.history().first)
     }
 
+    @Test("A reminder replaces the previous one while dunst shows it, and is a new notification once dunst closed it")
+    func reminderReplacesOnlyAnOpenOne() throws {
+        let session = try DunstSession()
+        defer { session.stop() }
+        let reminder = DesktopNotification.reminder(.weighIn)
+        let scratch = try TemporaryDirectory(prefix: "w8-go")
+        defer { scratch.remove() }
+        let go = scratch.appending("go")
+        let running = BackgroundProbe(
+            try probe, [.post(reminder), .post(reminder), .waitForFile(go), .post(reminder)],
+            environment: session.environment, user: .current)
+        // The first two: the second replaced the first, still on screen.
+        let deadline = Date().addingTimeInterval(10)
+        while try session.displayedCount() == 0, Date() < deadline { usleep(50_000) }
+        usleep(300_000)
+        #expect(try session.displayedCount() == 1)
+        // dunst closes it (history() closes all, as a person dismissing it would), then the third is posted.
+        let closed = try session.history()
+        #expect(closed.count == 1, "\(closed)")
+        _ = FileManager.default.createFile(atPath: go, contents: nil)
+        let run = try running.wait(timeout: 30)
+        #expect(run.outcomes.map { $0.error } == [nil, nil, nil, nil], "\(run.outcomes)")
+        let ids = run.outcomes.map { $0.id }
+        #expect(ids[1] == ids[0], "replaced while open: \(ids)")
+        #expect(ids[3] != ids[0], "a new one once closed: \(ids)")
+        #expect(try session.displayedCount() == 1, "the third is on screen")
+    }
+
     @Test("One notification of each category reaches dunst with its text, app name, category and urgency")
     func postsEachCategory() throws {
         let session = try DunstSession()

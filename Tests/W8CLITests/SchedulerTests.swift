@@ -56,6 +56,27 @@ import W8TestSupport
         #expect(daemon.log.contains("stopping"))
     }
 
+    // A due summary that no server could show (the catch-up at login, before the desktop's server exists) exits 69,
+    // so that the summary service's Restart=on-failure tries again, and stays unsent: the next run sends it.
+    @Test func anUnshownSummaryExits69AndIsSentByTheNextRun() throws {
+        let alone = try W8Sandbox()
+        try seedWeek(alone)
+        let failed = try faketime(alone, at: "2026-11-22 09:00:05", ["summary", "--send", "--if-due"])
+        #expect(failed.status == 69, "\(failed.stdout) \(failed.stderr)")
+        #expect(failed.stderrLines.count == 1 && failed.stderr.contains("summary not shown"), "\(failed.stderr)")
+
+        // The same home on a desktop with a server, two minutes later: sent.
+        let dunst = try DunstSession()
+        defer { dunst.stop() }
+        let w8 = try W8Sandbox(bus: dunst.bus)
+        try? FileManager.default.removeItem(at: w8.root.appendingPathComponent("data"))
+        try FileManager.default.copyItem(
+            at: alone.root.appendingPathComponent("data"), to: w8.root.appendingPathComponent("data"))
+        let retried = try faketime(w8, at: "2026-11-22 09:02:05", ["summary", "--send", "--if-due"])
+        #expect(retried.status == 0, "\(retried.stderr)")
+        #expect(try dunst.history().map(\.summary) == ["Your week: down 4.0 lb"])
+    }
+
     // An empty week gets the gentle reminder (US3-2).
     @Test func emptyWeekGetsAGentleReminder() throws {
         let (dunst, w8) = try W8Sandbox.onNewDunst()

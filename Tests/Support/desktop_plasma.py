@@ -106,6 +106,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from desktop_common import NOTIFICATIONS, NOTIFICATIONS_PATH, GLib, Harness, emit, run_harness  # noqa: E402
 
 WATCHER_INTERFACE = "org.kde.NotificationWatcher"
+# How long after Plasma accepted a notification a new popup window may still be its own (a loaded machine maps it
+# late).
+POPUP_WAIT = 15.0
 SERVICES = ["org.kde.ActivityManager.service", "org.kde.kded5.service", "org.kde.kcookiejar5.service",
             "org.kde.kglobalaccel.service", "org.kde.kscreen.service", "org.kde.kiod5.service",
             "org.kde.kioexecd.service", "org.kde.kpasswdserver.service", "org.kde.kssld5.service"]
@@ -536,27 +539,29 @@ class Plasma(Harness):
             if note is not None and note["window"] == window:
                 note["window"] = None
         fresh = sorted(w for w in now_visible if w not in self.visible)
-        unknown = [w for w in fresh if w not in self.windows]
         for window in fresh:
-            if window in self.windows and self.windows[window] in self.notes:
+            if self.windows.get(window) in self.notes:
                 self.notes[self.windows[window]]["window"] = window
+        # A window not matched yet stays a candidate while it is on screen: on a loaded machine plasmashell may map
+        # a popup before the watcher call that names its notification arrives, or seconds after it.
+        unknown = sorted(w for w in now_visible if self.windows.get(w) is None)
         if unknown:
             waiting = sorted((n for n in self.notes.values()
                               if n["window"] is None and n.get("waiting_since") is not None
-                              and now - n["waiting_since"] < 3.0),
+                              and n["closed"] is None and now - n["waiting_since"] < POPUP_WAIT),
                              key=lambda n: n["order"])
             chosen = waiting[-len(unknown):] if waiting else []
-            # Windows without a matching notification (the probe, another app's) map to None.
+            # Windows without a matching notification (the probe, another app's) stay unmatched.
             for index, window in enumerate(unknown):
                 offset = index - (len(unknown) - len(chosen))
                 note = chosen[offset] if offset >= 0 else None
-                self.windows[window] = note["id"] if note else None
                 if note:
+                    self.windows[window] = note["id"]
                     note["window"] = window
                     note["shown"] = True
                     note["waiting_since"] = None
         for note in self.notes.values():
-            if note.get("waiting_since") is not None and now - note["waiting_since"] >= 3.0:
+            if note.get("waiting_since") is not None and now - note["waiting_since"] >= POPUP_WAIT:
                 note["waiting_since"] = None
         self.visible = now_visible
         return True

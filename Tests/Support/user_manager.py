@@ -668,23 +668,24 @@ class Harness:
                 raise Failure("jobs still queued: " + out.strip())
             time.sleep(0.05)
 
-    def cmd_login(self, req):
-        status, out, err = self.user_cmd(["systemctl", "--user", "start", SESSION_TARGET],
-                                         timeout=float(req.get("timeout", 30)))
+    def session_target(self, verb, req):
+        """Starts or stops SESSION_TARGET, waits until no job is left, and returns graphical-session.target's state
+        (None when systemctl failed, with the answer to give)."""
+        timeout = float(req.get("timeout", 30))
+        status, out, err = self.user_cmd(["systemctl", "--user", verb, SESSION_TARGET], timeout=timeout)
         if status:
-            return {"ok": False, "error": f"systemctl --user start {SESSION_TARGET}: {status} {err.strip()}"}
-        self.wait_for_jobs(float(req.get("timeout", 30)))
+            return None, {"ok": False, "error": f"systemctl --user {verb} {SESSION_TARGET}: {status} {err.strip()}"}
+        self.wait_for_jobs(timeout)
         _, state, _ = self.user_cmd(["systemctl", "--user", "is-active", "graphical-session.target"])
-        return {"ok": state.strip() == "active", "graphical_session": state.strip()}
+        return state.strip(), None
+
+    def cmd_login(self, req):
+        state, failure = self.session_target("start", req)
+        return failure or {"ok": state == "active", "graphical_session": state}
 
     def cmd_logout(self, req):
-        status, out, err = self.user_cmd(["systemctl", "--user", "stop", SESSION_TARGET],
-                                         timeout=float(req.get("timeout", 30)))
-        if status:
-            return {"ok": False, "error": f"systemctl --user stop {SESSION_TARGET}: {status} {err.strip()}"}
-        self.wait_for_jobs(float(req.get("timeout", 30)))
-        _, state, _ = self.user_cmd(["systemctl", "--user", "is-active", "graphical-session.target"])
-        return {"ok": True, "graphical_session": state.strip()}
+        state, failure = self.session_target("stop", req)
+        return failure or {"ok": True, "graphical_session": state}
 
     def stop_manager(self):
         if self.manager is None or self.manager.poll() is not None:

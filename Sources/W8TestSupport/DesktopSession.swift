@@ -1,16 +1,29 @@
 import Foundation
 import Synchronization
 
-/// A whole desktop's notification server, run headless by `Tests/Support/desktop_KIND.py` on its own private bus
-/// and display: GNOME Shell 43, KDE Plasma 5.27, lxqt-notificationd or swaync. The script answers questions about
-/// what the server shows, read from the server itself (GNOME's `org.gnome.Shell.Eval`, the windows on the display,
-/// swaync's own interface), and presses its buttons as a person would.
+/// A whole desktop's notification server, run headless by a script of `Tests/Support` (`desktop_KIND.py`,
+/// `desktop_gtk.py`) on its own private bus and display: GNOME Shell 43, KDE Plasma 5.27, lxqt-notificationd,
+/// swaync, xfce4-notifyd, notification-daemon, mako or dunst. The script answers questions about what the server
+/// shows, read from the server itself (GNOME's `org.gnome.Shell.Eval`, the windows on the display, swaync's own
+/// interface, `makoctl list`, a screenshot), and presses its buttons (or picks from the server's menu) as a person
+/// would.
 ///
 /// Nothing is skipped: a server that does not start fails the test with the script's log.
 public final class DesktopSession: @unchecked Sendable {
     public enum Kind: String, CaseIterable, Sendable, CustomStringConvertible {
         case gnome, plasma, lxqt, swaync
+        case xfce4Notifyd = "xfce4-notifyd"
+        case notificationDaemon = "notification-daemon"
+        case mako, dunst
         public var description: String { rawValue }
+
+        /// The script in `Tests/Support` that runs this desktop, and its arguments besides `--dir`.
+        var script: (file: String, arguments: [String]) {
+            switch self {
+            case .xfce4Notifyd, .notificationDaemon: return ("desktop_gtk.py", ["--server", rawValue])
+            default: return ("desktop_\(rawValue).py", [])
+            }
+        }
 
         /// How long the server may take to be ready: Plasma owns the name after 15–20 s.
         var startDeadline: TimeInterval { self == .plasma ? 120 : 90 }
@@ -37,8 +50,8 @@ public final class DesktopSession: @unchecked Sendable {
         // Shell once missed its 60 s to get ready (1.5 s alone). A second failure fails the test with its log.
         let start = {
             try HarnessScript(
-                "desktop_\(kind.rawValue).py", name: "\(kind)", prefix: "w8-\(kind.rawValue.prefix(2))",
-                deadline: kind.startDeadline)
+                kind.script.file, name: "\(kind)", prefix: "w8-\(kind.rawValue.prefix(2))",
+                arguments: kind.script.arguments, deadline: kind.startDeadline)
         }
         do {
             script = try start()

@@ -1,11 +1,14 @@
 """What the desktop harnesses of Tests/Support share; not a script of its own.
 
-desktop_gnome.py, desktop_plasma.py, desktop_lxqt.py and desktop_swaync.py each start a real notification server on
-a private session bus inside their --dir and answer JSON commands on stdin. They come in two families:
+desktop_gnome.py, desktop_plasma.py, desktop_lxqt.py, desktop_swaync.py, desktop_gtk.py (xfce4-notifyd,
+notification-daemon), desktop_mako.py and desktop_dunst.py each start a real notification server on a private
+session bus inside their --dir and answer JSON commands on stdin. They come in two families:
   - GNOME and Plasma speak dbus-python on a GLib main loop. `Harness` keeps every child in one process group marked
     in its environment, starts the buses, waits, monitors the bus and answers the commands; `run_harness` is their
     main().
-  - LXQt and swaync speak Gio from plain blocking code and read their popups over AT-SPI. `Children` keeps every
+  - The others speak Gio from plain blocking code and read their popups over AT-SPI (LXQt, swaync, the GTK servers)
+    or from the server and the screen (mako, dunst); desktop_gtk.py and desktop_dunst.py extend desktop_lxqt.py's
+    X11 desktop, desktop_mako.py extends desktop_swaync.py's sway. `Children` keeps every
     child in a session of its own; `start_bus`, `BusRecorder`, `Accessibility` and `AtspiDesktop` are the half of
     their desktops that is the same; `serve` is their main().
 Each script puts its own directory first in sys.path and sets sys.dont_write_bytecode before importing this module,
@@ -820,6 +823,50 @@ def strip(entry):
             "children": [strip(c) for c in entry["children"]]}
 
 
+def wait_until(predicate, seconds, what):
+    """Polls predicate() every 0.1 s until it is true; answers how long that took, or fails after seconds."""
+    started = time.monotonic()
+    while not predicate():
+        if time.monotonic() - started > seconds:
+            raise CommandError(f"timed out after {seconds} s waiting for {what}")
+        time.sleep(0.1)
+    return {"waited": round(time.monotonic() - started, 1)}
+
+
+IMAGE_DIFFERENCE = 40  # image_difference over this: the slot shows another picture than the app icon
+
+
+def image_difference(slot, icon, screen):
+    """How far the picture in a popup's icon slot (extents on the screen) is from the app icon (a file path) scaled
+    to fit the slot and centred in it, as the servers that draw image-path or image-data in place of the icon scale
+    either: the mean difference per channel (0-255) over the icon's opaque pixels, in screen (a GdkPixbuf
+    screenshot). None when there is no slot or no icon file to compare with. A server showing the app icon reads
+    under 10; one showing w8's chart, over 100."""
+    gi.require_version("GdkPixbuf", "2.0")
+    from gi.repository import GdkPixbuf
+    if slot is None or screen is None or not icon.startswith("/") or not os.path.exists(icon):
+        return None
+    reference = GdkPixbuf.Pixbuf.new_from_file_at_scale(icon, slot["w"], slot["h"], True)
+    left = slot["x"] + (slot["w"] - reference.get_width()) // 2
+    top = slot["y"] + (slot["h"] - reference.get_height()) // 2
+    if left < 0 or top < 0 or left + reference.get_width() > screen.get_width() or \
+            top + reference.get_height() > screen.get_height():
+        return None
+    shot = screen.new_subpixbuf(left, top, reference.get_width(), reference.get_height())
+    ours, theirs = reference.get_pixels(), shot.get_pixels()
+    ours_channels, theirs_channels = reference.get_n_channels(), shot.get_n_channels()
+    total = count = 0
+    for y in range(reference.get_height()):
+        for x in range(reference.get_width()):
+            a = y * reference.get_rowstride() + x * ours_channels
+            b = y * shot.get_rowstride() + x * theirs_channels
+            if ours_channels == 4 and ours[a + 3] < 128:
+                continue  # transparent in the icon: the popup's background shows through
+            total += sum(abs(ours[a + i] - theirs[b + i]) for i in range(3)) / 3
+            count += 1
+    return round(total / count, 1) if count else None
+
+
 class AtspiDesktop:
     """The half of a desktop that LXQt and swaync share: the children, the private bus with its monitor (which names
     each popup after the Notify call it answered), the AT-SPI bus that shows the server's widgets, pressing a
@@ -904,8 +951,12 @@ class AtspiDesktop:
     def click(self, notification_id):
         """Clicks the notification's popup where a person would; answers the signals of the next second."""
         _, popup = self.popup_for(notification_id)
+        return self.click_at_popup(self.click_target(popup))
+
+    def click_at_popup(self, extents):
+        """Clicks the middle of extents; answers the signals of the next second."""
         start = self.recorder.signal_count()
-        self.click_center(self.click_target(popup))
+        self.click_center(extents)
         time.sleep(1)
         return {"signals": self.recorder.all_signals()[start:]}
 
@@ -949,7 +1000,7 @@ def serve(make_desktop, description):
     everything on quit, EOF, SIGTERM or SIGINT."""
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--dir", required=True)
-    directory = os.path.abspath(parser.parse_args().dir)
+    directory = os.path.abspath(parser.parse_known_args()[0].dir)  # the script parses its own options
 
     def terminate(signum, frame):
         raise SystemExit(0)

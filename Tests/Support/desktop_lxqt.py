@@ -141,22 +141,7 @@ class Desktop(AtspiDesktop):
     def start(self):
         started = time.monotonic()
         deadline = started + START_DEADLINE
-        runtime = os.path.join(self.directory, "run")
-        os.makedirs(runtime, mode=0o700, exist_ok=True)
-        os.chmod(runtime, 0o700)
-        home = os.path.join(self.directory, "home")
-        config = os.path.join(self.directory, "config")
-        for path in (home, config):
-            os.makedirs(path, exist_ok=True)
-
-        self.display = start_xvfb(self.children, deadline)
-        self.address = start_bus(self.children, self.directory, runtime, deadline)
-        self.connection = connect(self.address)
-        self.recorder = BusRecorder(self.address)
-        self.base_env = {
-            "PATH": PATH, "LANG": "C.UTF-8", "HOME": home, "DISPLAY": self.display,
-            "DBUS_SESSION_BUS_ADDRESS": self.address, "XDG_RUNTIME_DIR": runtime, "XDG_CONFIG_HOME": config,
-        }
+        self.start_x11(deadline)
 
         # lxqt-notificationd first, the accessibility bus after it: Qt 5.15 connects its AT-SPI bridge to a bus
         # that is already there in a race it loses (it registers before its a11y connection is up, and never
@@ -169,7 +154,34 @@ class Desktop(AtspiDesktop):
         return self.ready_line({"DBUS_SESSION_BUS_ADDRESS": self.address, "DISPLAY": self.display}, information,
                                started, deadline)
 
+    def start_x11(self, deadline, **env):
+        """Xvfb, the private bus and its monitor; base_env is then what a client of them needs, and env."""
+        runtime = os.path.join(self.directory, "run")
+        os.makedirs(runtime, mode=0o700, exist_ok=True)
+        os.chmod(runtime, 0o700)
+        home = os.path.join(self.directory, "home")
+        config = os.path.join(self.directory, "config")
+        for path in (home, config):
+            os.makedirs(path, exist_ok=True)
+        self.display = start_xvfb(self.children, deadline)
+        self.address = start_bus(self.children, self.directory, runtime, deadline)
+        self.connection = connect(self.address)
+        self.recorder = BusRecorder(self.address)
+        self.base_env = dict({
+            "PATH": PATH, "LANG": "C.UTF-8", "HOME": home, "DISPLAY": self.display,
+            "DBUS_SESSION_BUS_ADDRESS": self.address, "XDG_RUNTIME_DIR": runtime, "XDG_CONFIG_HOME": config,
+        }, **env)
+
     # Reading the screen
+
+    def matched(self, popups):
+        """Each popup with the open Notify call it shows (or None) and that call's action ids by label."""
+        candidates = self.recorder.open_notifications()
+        for popup in popups:
+            match = next((r for r in candidates if self.matches(r, popup)), None)
+            if match is not None:
+                candidates.remove(match)
+            yield popup, match, {a["label"]: a["id"] for a in (match or {}).get("actions", [])}
 
     def popups(self):
         application = self.accessibility.application(SERVER)
@@ -182,13 +194,17 @@ class Desktop(AtspiDesktop):
         """Whether the popup shows the Notify call record: its summary and body labels read as the ones sent."""
         return plain(record["summary"]) == plain(popup["summary"]) and plain(record["body"]) == plain(popup["body"])
 
+    def window_pattern(self):
+        """A line of `xwininfo -root -children` that is a window of the server: id, width, height, x, y."""
+        return re.compile(r'\s*(0x[0-9a-f]+) "lxqt-notificationd": \(.*\)\s+(\d+)x(\d+)\+(-?\d+)\+(-?\d+)')
+
     def window_popups(self):
         """Mapped top-level windows of the server (xwininfo), its NotificationArea: the fallback when AT-SPI
         cannot be read."""
         result = self.run(["xwininfo", "-root", "-children"])
         found = []
         for line in result.stdout.splitlines():
-            match = re.match(r'\s*(0x[0-9a-f]+) "lxqt-notificationd": \(.*\)\s+(\d+)x(\d+)\+(-?\d+)\+(-?\d+)', line)
+            match = self.window_pattern().match(line)
             if not match:
                 continue
             info = self.run(["xwininfo", "-id", match.group(1)]).stdout
@@ -198,14 +214,8 @@ class Desktop(AtspiDesktop):
         return found
 
     def notifications(self):
-        popups = self.popups()
-        candidates = self.recorder.open_notifications()
         listed = []
-        for popup in popups:
-            match = next((r for r in candidates if self.matches(r, popup)), None)
-            if match is not None:
-                candidates.remove(match)
-            labels = {a["label"]: a["id"] for a in (match or {}).get("actions", [])}
+        for popup, match, labels in self.matched(self.popups()):
             listed.append({
                 "id": match["id"] if match else None,
                 "app_name": popup["app_name"],

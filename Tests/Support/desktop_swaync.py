@@ -92,6 +92,26 @@ class Desktop(AtspiDesktop):
     def start(self):
         started = time.monotonic()
         deadline = started + START_DEADLINE
+        self.start_sway(deadline)
+
+        # The accessibility bus before swaync: GTK's atk-bridge looks for it once, when GTK starts.
+        self.start_accessibility(deadline, user=USER)
+
+        # GSETTINGS_BACKEND=memory: nothing can start dconf on this bus, and swaync keeps no setting we read.
+        self.children.spawn(SERVER, [SERVER], dict(self.base_env, GSETTINGS_BACKEND="memory"), user=USER)
+        wait_for_owner(self.connection, NOTIFICATIONS, deadline, self.children, SERVER)
+        wait_for_owner(self.connection, CC_NAME, deadline, self.children, SERVER)
+        information = server_information(self.connection)
+        return self.ready_line(self.client_env(), information, started, deadline)
+
+    def client_env(self):
+        """What a client needs: the bus, the Wayland display and its runtime directory."""
+        return {"DBUS_SESSION_BUS_ADDRESS": self.address, "WAYLAND_DISPLAY": self.wayland_display,
+                "XDG_RUNTIME_DIR": self.runtime}
+
+    def start_sway(self, deadline):
+        """The private bus, a headless sway and a virtual pointer in it, all as USER; base_env is then what a
+        client of that sway needs."""
         try:
             account = pwd.getpwnam(USER)
         except KeyError:
@@ -141,18 +161,6 @@ class Desktop(AtspiDesktop):
             self.park_pointer()
         except (OSError, WaylandError) as error:
             raise StartError(f"virtual pointer: {error}")
-
-        # The accessibility bus before swaync: GTK's atk-bridge looks for it once, when GTK starts.
-        self.start_accessibility(deadline, user=USER)
-
-        # GSETTINGS_BACKEND=memory: nothing can start dconf on this bus, and swaync keeps no setting we read.
-        self.children.spawn(SERVER, [SERVER], dict(self.base_env, GSETTINGS_BACKEND="memory"), user=USER)
-        wait_for_owner(self.connection, NOTIFICATIONS, deadline, self.children, SERVER)
-        wait_for_owner(self.connection, CC_NAME, deadline, self.children, SERVER)
-        information = server_information(self.connection)
-        env = {"DBUS_SESSION_BUS_ADDRESS": self.address, "WAYLAND_DISPLAY": self.wayland_display,
-               "XDG_RUNTIME_DIR": self.runtime}
-        return self.ready_line(env, information, started, deadline)
 
     # Reading the screen
 

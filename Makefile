@@ -115,8 +115,9 @@ test: deps
 	$(SWIFT) test --skip-build --skip W8SchedulerTests
 	$(MAKE) packaging-test
 
-# The desktops alone (make test runs them too): GNOME Shell, KDE Plasma, lxqt-notificationd and swaync, each headless
-# on private buses, and the units under a real systemd user manager. About 3.5 minutes.
+# The desktops alone (make test runs them too): GNOME Shell, KDE Plasma, lxqt-notificationd, swaync, xfce4-notifyd,
+# notification-daemon, mako and dunst, each headless on private buses, and the units under a real systemd user
+# manager. About 6 minutes.
 test-desktops: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --filter 'DesktopTests|UserManagerTests|ReminderButtonTests'

@@ -266,12 +266,18 @@ extension Presenter {
                 lines += Self.inactiveDaemon(graphicalSession: d.graphicalSession).map { indent + $0 }
             }
         }
-        if let entry = d.desktopEntry {
-            lines.append(label("Click on a notification:") + "GNOME runs '\(entry.exec)' (\(entry.path))")
-        } else {
-            lines.append(label("Click on a notification:") + "does nothing (no w8trackr.desktop installed)")
-        }
+        lines.append(label("Click on a notification:") + Self.click(server: d.server, entry: d.desktopEntry))
         return lines
+    }
+
+    /// What a click on a notification does on this server: w8 offers no default action, so only GNOME Shell, which
+    /// launches the app its `desktop-entry` hint names, does anything (the entry's `Exec=`).
+    static func click(server: ServerStatus, entry: (path: String, exec: String)?) -> String {
+        guard let entry else { return "does nothing (no w8trackr.desktop installed)" }
+        if case .reachable(let name, _, let version, _, _) = server, name != "gnome-shell" {
+            return "does nothing on \(name) \(version): w8 offers no default action (GNOME runs '\(entry.exec)')"
+        }
+        return "GNOME runs '\(entry.exec)' (\(entry.path))"
     }
 
     /// The width of `w8 doctor`'s labels: every value starts in the column after it.

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
-import W8App
 import W8Core
 import W8TestSupport
+
+@testable import W8App
 
 /// The doctor's findings, on a home directory of its own with a server status given.
 @Suite struct DoctorTests {
@@ -67,6 +68,23 @@ import W8TestSupport
         let json = present.doctor(diagnosis, json: true).joined()
         #expect(json.contains("\"status\": \"failed_to_start\""))
         #expect(json.contains("\"name\": \"dunst\""))
+    }
+
+    @Test("The click line names what the running server does: GNOME runs the entry, any other does nothing")
+    func clickDependsOnTheServer() {
+        let entry = (path: "/usr/share/applications/w8trackr.desktop", exec: "w8 summary --send")
+        func server(_ name: String) -> ServerStatus {
+            .reachable(name: name, vendor: "v", version: "1.0", specVersion: "1.2", capabilities: [])
+        }
+        #expect(
+            Presenter.click(server: server("gnome-shell"), entry: entry)
+                == "GNOME runs 'w8 summary --send' (/usr/share/applications/w8trackr.desktop)")
+        #expect(
+            Presenter.click(server: server("dunst"), entry: entry)
+                == "does nothing on dunst 1.0: w8 offers no default action (GNOME runs 'w8 summary --send')")
+        #expect(Presenter.click(server: server("dunst"), entry: nil) == "does nothing (no w8trackr.desktop installed)")
+        let none = ServerStatus.unreachable(status: "no_session_bus", name: nil, message: "x", services: [])
+        #expect(Presenter.click(server: none, entry: entry).hasPrefix("GNOME runs"))
     }
 
     @Test("A config file that cannot be read is reported INVALID with its reason")

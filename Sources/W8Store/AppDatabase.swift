@@ -109,7 +109,7 @@ public struct AppDatabase: Sendable {
     /// migrating reads as not current here.
     public static func openAsItIs(at path: String) -> AppDatabase? {
         let directory = (path as NSString).deletingLastPathComponent
-        guard PrivateFiles.isPrivate(directory.isEmpty ? "." : directory, mask: 0o700),
+        guard PrivateFiles.isPrivate(directory.isEmpty ? "." : directory, mask: 0o700, following: true),
             PrivateFiles.isPrivate(path, mask: 0o600), access(path, R_OK | W_OK) == 0,
             access(path + ".lock", R_OK | W_OK) == 0,
             [path + "-wal", path + "-shm"].allSatisfy({

@@ -69,6 +69,10 @@ extension StoreError {
         case .SQLITE_READONLY:
             // SQLite writes beside the file too (its -wal and -shm files): name the directory's owner or mode.
             let directory = (path as NSString).deletingLastPathComponent
+            if access(directory.isEmpty ? "." : directory, W_OK) != 0, errno == EROFS {
+                self = .cannotCreate(path: path, reason: "its file system is mounted read-only (nothing was written)")
+                return
+            }
             let why = PrivateFiles.owner(of: directory, after: Errno(rawValue: EACCES))
             self = .cannotCreate(path: path, reason: "it or its directory is read-only" + why)
         default: self = .database(path: path, message: message)

@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdio.h>
 #include <sys/eventfd.h>
 #include <sys/inotify.h>
 #include <sys/signalfd.h>
@@ -146,5 +147,12 @@ int cw8_thread_join(uint64_t thread) {
         errno = failure;
         return -1;
     }
+    return 0;
+}
+
+int cw8_flush_stdout(void) {
+    errno = 0;
+    if (fflush(stdout) != 0) return errno ? errno : EIO;
+    if (ferror(stdout)) return errno ? errno : EIO;
     return 0;
 }

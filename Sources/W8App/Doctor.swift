@@ -51,6 +51,8 @@ public struct Diagnosis: Sendable, Equatable {
     public var configProblem: String?
     /// Why the database cannot be used (damaged, not a database); nil when it can or does not exist yet.
     public var databaseProblem: String? = nil
+    /// Why the data directory cannot be written (a read-only mount); nil when it can or does not exist yet.
+    public var dataDirectoryProblem: String? = nil
     public var units: [UnitReport]
     /// Whether the session reached `graphical-session.target`, which starts the daemon; nil when no user manager
     /// answered.
@@ -107,6 +109,7 @@ public struct Doctor: Sendable {
         var diagnosis = Diagnosis(
             sessionBus: sessionBus, server: checkServer(), files: files, configProblem: problem, units: units())
         diagnosis.databaseProblem = checkDatabase(paths.database)
+        diagnosis.dataDirectoryProblem = AppDatabase.directoryProblem(at: paths.dataDirectory)
         if let states = unitStates(diagnosis.units.map(\.name) + [Doctor.graphicalSessionTarget]) {
             for index in diagnosis.units.indices { diagnosis.units[index].state = states[diagnosis.units[index].name] }
             diagnosis.graphicalSession = states[Doctor.graphicalSessionTarget]?.hasPrefix("active") == true
@@ -200,6 +203,7 @@ extension Presenter {
                     ),
                     ("config_valid", .bool(d.configProblem == nil)),
                     ("database_problem", .string(d.databaseProblem)),
+                    ("data_directory_problem", .string(d.dataDirectoryProblem)),
                     (
                         "systemd_units",
                         .array(
@@ -247,6 +251,9 @@ extension Presenter {
             var text = "\(name)\(file.path) (mode \(String(mode, radix: 8)))"
             if file.expected != nil, mode & 0o077 != 0 { text += " WARNING: readable by others" }
             lines.append(text)
+        }
+        if let problem = d.dataDirectoryProblem {
+            lines.append(label("Data directory check:") + "FAILED: \(problem)")
         }
         if let problem = d.databaseProblem {
             lines.append(label("Database check:") + "FAILED: \(problem)")

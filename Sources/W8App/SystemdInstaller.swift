@@ -1,5 +1,6 @@
 import Foundation
 import W8Core
+import W8System
 
 /// A line of what `w8 systemd install` or `uninstall` did, in order: for standard output, or a warning.
 public enum SystemdMessage: Equatable, Sendable {
@@ -162,10 +163,13 @@ public struct SystemdInstaller: Sendable {
             if old == text { return false }
             guard SystemdUnit.isGenerated(old) else { throw SystemdError.notOurs(path: path) }
         }
-        do {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+        // Through an `OutputFile`: a unit that a dotfile manager links in is written at its target, not replaced.
+        do throws(SystemCallError) {
+            let file = try OutputFile(path)
+            try file.write(Array(text.utf8))
+            try file.commit()
         } catch {
-            throw SystemdError.cannotWrite(path: path, reason: error.localizedDescription)
+            throw SystemdError.cannotWrite(path: path, reason: error.reason)
         }
         return true
     }

@@ -9,36 +9,46 @@ import W8System
     import Darwin
 #endif
 
-/// Text written in chunks to standard output, or to a file that appears whole or not at all (an
-/// `AtomicFileWriter`: a 0600 temporary file beside it, synced and renamed over it by `commit()`).
+/// Text written in chunks to standard output, or to a file the person named (an `OutputFile`: a regular file appears
+/// whole or not at all, a device or FIFO is written in place, a symlink is written through).
 public final class TextOutput {
     private enum Destination {
         case standardOutput
-        case file(AtomicFileWriter)
+        case file(OutputFile)
     }
 
     private let destination: Destination
     /// The error for a failure, from its reason (`strerror`).
-    private let failure: (String) -> AppError
+    private let failure: (SystemCallError) -> AppError
     private var buffer: [UInt8] = []
     static let chunk = 64 * 1024
 
     public static func standardOutput() -> TextOutput {
-        TextOutput(.standardOutput) { .cannotWrite("cannot write to standard output: \($0)") }
+        TextOutput(.standardOutput) { .writeFailed("cannot write to standard output: \($0.reason)") }
     }
 
-    /// Starts writing `path`; it is replaced only when `commit()` succeeds. Failures are `cannotWrite` errors
-    /// naming the path, unless `failure` makes them something else.
+    /// Starts writing `path`; a regular file is replaced only when `commit()` succeeds. Failures name the path:
+    /// `cannotWrite` (73) when it cannot be opened or created, `writeFailed` (74) when a write fails, unless
+    /// `failure` makes them something else.
     public static func replacing(_ path: String, failure: ((String) -> AppError)? = nil) throws -> TextOutput {
-        let failure = failure ?? { .cannotWrite("cannot write '\(path)': \($0)") }
+        let failure: (SystemCallError) -> AppError =
+            if let failure {
+                { failure($0.reason) }
+            } else {
+                { error in
+                    let message = "cannot write '\(path)': \(error.reason)"
+                    return ["write", "fsync", "close"].contains(error.call)
+                        ? .writeFailed(message) : .cannotWrite(message)
+                }
+            }
         do throws(SystemCallError) {
-            return TextOutput(.file(try AtomicFileWriter(replacing: path)), failure: failure)
+            return TextOutput(.file(try OutputFile(path)), failure: failure)
         } catch {
-            throw failure(error.reason)
+            throw failure(error)
         }
     }
 
-    private init(_ destination: Destination, failure: @escaping (String) -> AppError) {
+    private init(_ destination: Destination, failure: @escaping (SystemCallError) -> AppError) {
         self.destination = destination
         self.failure = failure
     }
@@ -60,19 +70,19 @@ public final class TextOutput {
             case .file(let writer): try writer.write(buffer)
             }
         } catch {
-            throw failure(error.reason)
+            throw failure(error)
         }
         buffer.removeAll(keepingCapacity: true)
     }
 
-    /// Writes what is buffered; a file is synced and renamed into place.
+    /// Writes what is buffered; a replaced file is synced and renamed into place.
     public func commit() throws {
         try flush()
         guard case .file(let writer) = destination else { return }
         do throws(SystemCallError) {
             try writer.commit()
         } catch {
-            throw failure(error.reason)
+            throw failure(error)
         }
     }
 }

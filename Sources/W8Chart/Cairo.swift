@@ -11,9 +11,11 @@ import W8System
 // The one layer of W8Chart that calls C: cairo for drawing, POSIX for the file. Every cairo object is created and
 // destroyed within one call, so rendering keeps no state between calls and may run on any thread.
 
-/// Why rendering or writing failed, without the path; `AtomicFile` adds it.
+/// Why rendering or writing failed, without the path; `ImageFile` adds it.
 struct RenderFailure: Error {
     var reason: String
+    /// A write of the file failed (exit 74), rather than the rendering.
+    var writeFailed = false
 
     /// The message of a cairo status (`cairo_status_to_string`).
     init(_ status: cairo_status_t) {
@@ -23,6 +25,7 @@ struct RenderFailure: Error {
     /// The reason of a failed system call (`strerror`).
     init(_ error: SystemCallError) {
         reason = error.reason
+        writeFailed = true
     }
 
     init(reason: String) {
@@ -32,10 +35,10 @@ struct RenderFailure: Error {
 
 /// The file cairo's stream functions write into; remembers the first write error.
 final class FileSink {
-    let writer: AtomicFileWriter
+    let writer: OutputFile
     private(set) var failure: RenderFailure?
 
-    init(writer: AtomicFileWriter) {
+    init(writer: OutputFile) {
         self.writer = writer
     }
 
@@ -241,20 +244,21 @@ struct CairoCanvas {
     }
 }
 
-/// Writes a file atomically, mode 0600, through an `AtomicFileWriter`; errors name the path.
-enum AtomicFile {
+/// Writes a file through an `OutputFile` (a regular file atomically, a device in place); errors name the path.
+enum ImageFile {
     static func write(to path: String, _ body: (FileSink) throws -> Void) throws {
         guard !path.hasSuffix("/"), !path.isEmpty else {
             throw ChartImageError(path: path, reason: "the path names a directory")
         }
         do {
-            let writer = try AtomicFileWriter(replacing: path)
+            let writer = try OutputFile(path)
             try body(FileSink(writer: writer))
             try writer.commit()
         } catch let failure as RenderFailure {
-            throw ChartImageError(path: path, reason: failure.reason)
+            throw ChartImageError(path: path, reason: failure.reason, writeFailed: failure.writeFailed)
         } catch let failure as SystemCallError {
-            throw ChartImageError(path: path, reason: failure.reason)
+            throw ChartImageError(
+                path: path, reason: failure.reason, writeFailed: ["write", "fsync", "close"].contains(failure.call))
         }
     }
 }

@@ -81,7 +81,7 @@ public struct ChartImage: Sendable {
             case .full: ChartDrawing(chart: self).draw
             case .sparkline: SparklineDrawing(chart: self).draw
             }
-        try AtomicFile.write(to: path) { sink in
+        try ImageFile.write(to: path) { sink in
             switch format {
             case .png: try CairoRendering.png(width: width, height: height, to: sink, draw: draw)
             case .svg: try CairoRendering.svg(width: width, height: height, to: sink, draw: draw)
@@ -98,10 +98,13 @@ extension ChartImage {
 /// Why a chart image could not be written; the description names the path.
 public struct ChartImageError: Error, CustomStringConvertible, LocalizedError, Equatable, Sendable {
     public var description: String
+    /// The file was opened but a write to it failed (a full disk, `/dev/full`): output was lost, not refused.
+    public var writeFailed = false
 
     public var errorDescription: String? { description }
 
-    init(path: String, reason: String) {
+    init(path: String, reason: String, writeFailed: Bool = false) {
         description = "cannot write the chart image '\(path)': \(reason)"
+        self.writeFailed = writeFailed
     }
 }

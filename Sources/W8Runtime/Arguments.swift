@@ -63,7 +63,8 @@ extension Runtime {
             } else {
                 (usageStatus, message())
             }
-        text = text.replacingOccurrences(of: "\n", with: " ").trimmingCharacters(in: .whitespaces)
+        // Lines joined into one; a control character of a quoted value (a note, a row of a file) is shown, not run.
+        text = text.replacingOccurrences(of: "\n", with: " ").trimmingCharacters(in: .whitespaces).visibleOnTerminal
         if text.hasPrefix("Error: ") { text.removeFirst("Error: ".count) }
         return (status, "w8: " + text)
     }

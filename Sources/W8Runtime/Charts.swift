@@ -22,6 +22,8 @@ extension Runtime {
                 width: width ?? 800, height: height ?? 400, title: "W8Trackr: the last \(days) days")
             do {
                 try image.write(to: output, format: format)
+            } catch let error as ChartImageError where error.writeFailed {
+                throw AppError.writeFailed(error.description)
             } catch {
                 throw AppError.cannotWrite(String(describing: error))
             }

@@ -171,6 +171,7 @@ public struct Runtime: Sendable {
     public func finish(status: Int32 = 0) -> Never {
         abandonPrefetch()
         for database in opened.all { try? database.close(checkpoint: false) }
+        if status == 0 { flushStandardOutput() }
         exit(status)
     }
 

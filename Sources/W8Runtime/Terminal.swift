@@ -1,5 +1,7 @@
+import CW8Linux
 import Foundation
 import W8App
+import W8Core
 
 #if canImport(Glibc)
     import Glibc
@@ -27,6 +29,28 @@ public func show(_ lines: [String]) {
     for line in lines { print(line) }
 }
 
+/// Keeps descriptors 0, 1 and 2 taken from the start: one that the caller closed (`w8 status >&-`) is filled with
+/// `/dev/null` opened the wrong way round, so that a read of stdin or a write to stdout fails with EBADF as on a
+/// closed descriptor, and no file w8 opens later (a lock file) gets the number and receives what `print` writes.
+public func reserveStandardDescriptors() {
+    for fd: Int32 in 0...2 {
+        var info = stat()
+        guard fstat(fd, &info) == -1, errno == EBADF else { continue }
+        _ = open("/dev/null", (fd == 0 ? O_WRONLY : O_RDONLY) | O_CLOEXEC)
+    }
+}
+
+/// Output that did not reach its reader is an error (coreutils' `close_stdout`): flushes standard output
+/// (`fflush`, `ferror`) and, when a write failed, prints one line and exits 74. A reader that went away (`| head`)
+/// has already ended w8 with SIGPIPE, whose default action w8 keeps.
+public func flushStandardOutput() {
+    let failure = cw8_flush_stdout()
+    guard failure != 0 else { return }
+    let reason = String(cString: strerror(failure))
+    FileHandle.standardError.write(Data("w8: cannot write to standard output: \(reason)\n".utf8))
+    exit(ExitStatus.ioError.rawValue)
+}
+
 /// Prints a warning line on stderr; the command still succeeds.
 public func warn(_ text: String) {
     note("warning: \(text)")
@@ -34,7 +58,7 @@ public func warn(_ text: String) {
 
 /// Prints a line on stderr about what a command did, such as the file it wrote.
 public func note(_ text: String) {
-    FileHandle.standardError.write(Data("w8: \(text)\n".utf8))
+    FileHandle.standardError.write(Data("w8: \(text.visibleOnTerminal)\n".utf8))
 }
 
 /// Prints what the systemd installer did: lines to stdout, warnings to stderr.

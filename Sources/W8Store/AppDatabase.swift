@@ -71,6 +71,7 @@ public struct AppDatabase: Sendable {
     /// with `verify`, for a reader about to read every row anyway): the whole-file check costs as much as
     /// reading every page, which a command that only reads, such as the widget, must not pay on each run.
     public static func open(at path: String, verify: Bool = false) throws -> AppDatabase {
+        if ReadOnlyDatabase.applies(to: path) { return try openReadOnly(at: path, verify: verify) }
         let directory = (path as NSString).deletingLastPathComponent
         try PrivateFiles.ensureDirectory(directory.isEmpty ? "." : directory)
         return try PrivateFiles.withLock(path + ".lock") {
@@ -99,6 +100,23 @@ public struct AppDatabase: Sendable {
         }
     }
 
+    /// The database in a directory w8 cannot write, read only (`ReadOnlyDatabase`): refused when it is newer, needs
+    /// a migration (which would write), or, with `verify`, is damaged.
+    private static func openReadOnly(at path: String, verify: Bool) throws -> AppDatabase {
+        do {
+            let queue = try ReadOnlyDatabase.connect(path)
+            let (superseded, current) = try queue.read(AppDatabase.schemaState)
+            if superseded { throw StoreError.newerSchema(path: path) }
+            if !current { throw StoreError(DatabaseError(resultCode: .SQLITE_READONLY), path: path) }
+            if verify, let damage = try queue.read(AppDatabase.damage) {
+                throw StoreError.damaged(path: path, detail: damage)
+            }
+            return AppDatabase(writer: queue, path: path, keepAlive: queue)
+        } catch let error as DatabaseError {
+            throw StoreError(error, path: path)
+        }
+    }
+
     /// Opens the database at `path` as `open(at:)` does, when that changes no file: the database exists and is
     /// already private (its directory 0700, its files 0600, the lock file there), its schema is current, and its
     /// pages are sound (the check of the first write, made now). Nil otherwise, or on any failure: `open(at:)`
@@ -109,7 +127,7 @@ public struct AppDatabase: Sendable {
     /// migrating reads as not current here.
     public static func openAsItIs(at path: String) -> AppDatabase? {
         let directory = (path as NSString).deletingLastPathComponent
-        guard PrivateFiles.isPrivate(directory.isEmpty ? "." : directory, mask: 0o700),
+        guard PrivateFiles.isPrivate(directory.isEmpty ? "." : directory, mask: 0o700, following: true),
             PrivateFiles.isPrivate(path, mask: 0o600), access(path, R_OK | W_OK) == 0,
             access(path + ".lock", R_OK | W_OK) == 0,
             [path + "-wal", path + "-shm"].allSatisfy({
@@ -180,13 +198,12 @@ public struct AppDatabase: Sendable {
     public static func problem(at path: String) -> StoreError? {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         do {
-            var configuration = Configuration()
-            configuration.readonly = true
-            configuration.busyMode = .timeout(30)
-            let reader = try DatabaseQueue(path: path, configuration: configuration)
+            let reader = try ReadOnlyDatabase.connect(path)
             return try reader.read(damage).map { StoreError.damaged(path: path, detail: $0) }
         } catch let error as DatabaseError {
             return StoreError(error, path: path)
+        } catch let error as StoreError {
+            return error
         } catch {
             return .database(path: path, message: error.localizedDescription)
         }

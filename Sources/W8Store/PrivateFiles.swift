@@ -20,36 +20,78 @@ enum PrivateFiles {
                 throw StoreError.cannotCreate(path: parent, reason: error.localizedDescription)
             }
         }
+        var info = stat()
         do throws(SystemCallError) {
             do throws(SystemCallError) {
                 _ = try systemCall("mkdir", path: path) { mkdir(path, 0o700) }
             } catch {
                 guard error.errno == .exists else { throw error }
             }
-            // An existing directory may be wider: take the group's and others' bits away. Never add the owner's:
-            // a directory the person made read-only stays so, and the write fails with a message.
-            try narrow(path, to: 0o700)
+            _ = try systemCall("lstat", path: path) { lstat(path, &info) }
+            // A linked data directory (on another disk, say) is followed, but it is not ours to chmod.
+            if info.st_mode & S_IFMT == S_IFLNK {
+                _ = try systemCall("stat", path: path) { stat(path, &info) }
+            } else if info.st_mode & S_IFMT == S_IFDIR, info.st_uid == geteuid() {
+                // An existing directory may be wider: take the group's and others' bits away. Never add the
+                // owner's: a directory the person made read-only stays so, and the write fails with a message.
+                // A directory of another user is theirs to keep as it is.
+                try narrow(path, to: 0o700)
+            }
         } catch {
             throw StoreError.cannotCreate(path: path, reason: error.reason + owner(of: path, after: error.errno))
         }
+        guard info.st_mode & S_IFMT == S_IFDIR else { throw StoreError.notRegular(path: path, kind: .notDirectory) }
     }
 
-    /// Creates `path` 0600 if it does not exist, and narrows it to 0600 if it does. Call before SQLite opens it.
+    /// Creates `path` 0600 if it does not exist, and narrows it and its -wal and -shm files to 0600 if they do.
+    /// Call before SQLite opens it. Each is opened with O_NOFOLLOW and changed through that descriptor (`fchmod`):
+    /// a symlink, a device or a directory there is refused, never followed and never changed.
     static func ensureFile(_ path: String) throws {
-        let fd = try created("open", path) { open(path, O_CREAT | O_WRONLY | O_CLOEXEC, 0o600) }
-        close(fd)
-        for file in [path, path + "-wal", path + "-shm"] where FileManager.default.fileExists(atPath: file) {
-            try? narrow(file, to: 0o600)
+        try refuseUnlessRegular(path)
+        let fd = try created("open", path) {
+            open(path, O_CREAT | O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
+        }
+        defer { close(fd) }
+        try narrow(fd, path)
+        for file in [path + "-wal", path + "-shm"] {
+            try refuseUnlessRegular(file)
+            let fd = open(file, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+            guard fd != -1 else { continue }
+            defer { close(fd) }
+            try narrow(fd, file)
         }
     }
 
-    /// Whether `path` exists with no permission bit outside `mask`: what `narrow(_:to:)` would leave as it is.
-    static func isPrivate(_ path: String, mask: mode_t) -> Bool {
+    /// Throws `StoreError.notRegular` when `path` exists and is a symlink or anything but a regular file (`lstat`).
+    static func refuseUnlessRegular(_ path: String) throws {
         var info = stat()
-        return stat(path, &info) == 0 && info.st_mode & 0o7777 & ~mask == 0
+        guard lstat(path, &info) == 0 else { return }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return
+        case S_IFLNK: throw StoreError.notRegular(path: path, kind: .symlink)
+        default: throw StoreError.notRegular(path: path, kind: .notRegular)
+        }
     }
 
-    /// Clears the permission bits of `path` that `mask` does not have; sets none.
+    /// Narrows the file open as `fd` to 0600 (`fchmod`), when it is a regular file of the user running w8.
+    private static func narrow(_ fd: Int32, _ path: String) throws {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw StoreError.notRegular(path: path, kind: .notRegular) }
+        let mode = info.st_mode & 0o7777
+        guard info.st_uid == geteuid(), mode & ~0o600 != 0 else { return }
+        _ = try created("fchmod", path) { fchmod(fd, mode & 0o600) }
+    }
+
+    /// Whether `path` exists with no permission bit outside `mask`: what `narrow(_:to:)` would leave as it is.
+    /// A symlink (`lstat`) is never private: `open(at:)` refuses it.
+    static func isPrivate(_ path: String, mask: mode_t, following: Bool = false) -> Bool {
+        var info = stat()
+        let found = following ? stat(path, &info) : lstat(path, &info)
+        return found == 0 && info.st_mode & S_IFMT != S_IFLNK && info.st_mode & 0o7777 & ~mask == 0
+    }
+
+    /// Clears the permission bits of the directory `path` that `mask` does not have; sets none.
     static func narrow(_ path: String, to mask: mode_t) throws(SystemCallError) {
         var info = stat()
         _ = try systemCall("stat", path: path) { stat(path, &info) }
@@ -61,7 +103,8 @@ enum PrivateFiles {
     /// Holds an exclusive `flock` on `path` while `body` runs, so that two processes never create or migrate
     /// the database at the same time.
     static func withLock<T>(_ path: String, _ body: () throws -> T) throws -> T {
-        let fd = try created("open", path) { open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600) }
+        try refuseUnlessRegular(path)
+        let fd = try created("open", path) { open(path, O_CREAT | O_RDWR | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600) }
         defer { close(fd) }
         _ = try created("flock", path) { flock(fd, LOCK_EX) }
         defer { flock(fd, LOCK_UN) }

@@ -7,6 +7,8 @@ import W8System
 public enum StoreError: ReportableError, Equatable {
     case newerSchema(path: String)
     case cannotCreate(path: String, reason: String)
+    /// The database, one of its files or its directory is not what w8 would have made there; it is left alone.
+    case notRegular(path: String, kind: UnexpectedFile)
     case database(path: String, message: String)
     /// SQLite found the file damaged or not a database at all; it is left as it is.
     case damaged(path: String, detail: String)
@@ -21,6 +23,12 @@ public enum StoreError: ReportableError, Equatable {
             "database \(path) was written by a newer version of w8; upgrade w8 (the file was left untouched)"
         case .cannotCreate(let path, let reason):
             "cannot write \(path): \(reason)"
+        case .notRegular(let path, .symlink):
+            "the database \(path) is a symbolic link; w8 opens only a regular file there"
+        case .notRegular(let path, .notRegular):
+            "the database \(path) is not a regular file; w8 leaves it alone (move it away)"
+        case .notRegular(let path, .notDirectory):
+            "the data directory \(path) is not a directory; w8 leaves it alone (move it away)"
         case .database(let path, let message):
             "database \(path): \(message)"
         case .damaged(let path, let detail):
@@ -37,10 +45,18 @@ public enum StoreError: ReportableError, Equatable {
     public var exitStatus: ExitStatus {
         switch self {
         case .entryNotFound, .intakeNotFound, .newerSchema: .dataError
-        case .cannotCreate: .cannotCreate
+        case .cannotCreate, .notRegular: .cannotCreate
         case .database, .damaged, .diskFull: .ioError
         }
     }
+}
+
+/// What stands where w8 expected its own file or directory.
+public enum UnexpectedFile: Sendable, Equatable {
+    case symlink
+    /// A device, a FIFO, a socket or a directory where a file should be.
+    case notRegular
+    case notDirectory
 }
 
 extension StoreError {
@@ -53,6 +69,10 @@ extension StoreError {
         case .SQLITE_READONLY:
             // SQLite writes beside the file too (its -wal and -shm files): name the directory's owner or mode.
             let directory = (path as NSString).deletingLastPathComponent
+            if access(directory.isEmpty ? "." : directory, W_OK) != 0, errno == EROFS {
+                self = .cannotCreate(path: path, reason: "its file system is mounted read-only (nothing was written)")
+                return
+            }
             let why = PrivateFiles.owner(of: directory, after: Errno(rawValue: EACCES))
             self = .cannotCreate(path: path, reason: "it or its directory is read-only" + why)
         default: self = .database(path: path, message: message)

@@ -95,7 +95,9 @@ extension W8 {
                         + summary.unknownSettings.joined(separator: ", "))
             }
             if let warning = summary.outcome.warning { warn(warning) }
-            show(runtime.presenter(settings).importSummary(summary, json: output.json))
+            let lines = runtime.presenter(settings).importSummary(summary, json: output.json)
+            // The summary quotes rows of the file: their control characters are shown, not run.
+            show(output.json ? lines : lines.map(\.visibleOnTerminal))
         }
     }
 }

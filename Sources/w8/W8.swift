@@ -19,10 +19,12 @@ struct W8: ParsableCommand {
     /// Runs the command and turns every error into one line on stderr and a sysexits(3) code.
     static func main() {
         umask(0o077)
+        reserveStandardDescriptors()
         // What ArgumentParser prints for --version, without the reflection it does over the command tree first.
         let arguments = Runtime.commandLine().dropFirst()
         if arguments == ["--version"] {
             print(version)
+            flushStandardOutput()
             return
         }
         do {
@@ -31,6 +33,7 @@ struct W8: ParsableCommand {
             }
             var command = try parseAsRoot(Runtime.arguments(arguments))
             try command.run()
+            flushStandardOutput()
         } catch {
             fail(error)
         }

@@ -19,7 +19,7 @@ struct ChartPNGTests {
         #expect(image.allOpaque)
     }
 
-    @Test("The file is mode 0600, also when it replaces a 0644 file, and no temporary file is left")
+    @Test("A new file is mode 0600; one it replaces keeps its mode; no temporary file is left")
     func privateAndAtomic() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -31,10 +31,17 @@ struct ChartPNGTests {
 
         try SampleCharts.chart().write(to: path, format: .png)
 
+        // The person chose 0644 for that file: replacing it does not narrow it.
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
-        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o644)
         #expect(directory.contents == ["chart.png"])
         #expect(try DecodedPNG(path: path).width == 800)
+
+        let fresh = directory.appending("new.png")
+        try SampleCharts.chart().write(to: fresh, format: .png)
+        #expect(
+            (try FileManager.default.attributesOfItem(atPath: fresh)[.posixPermissions] as? NSNumber)?.intValue == 0o600
+        )
     }
 
     @Test("A series with a goal has pixels of the trend colour and of the goal colour")

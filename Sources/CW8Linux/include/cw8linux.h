@@ -72,3 +72,7 @@ int cw8_thread_start_elsewhere(void *(*body)(void *), void *context, uint64_t *t
 
 /// `pthread_join(thread, NULL)` for a thread of `cw8_thread_start_elsewhere`.
 int cw8_thread_join(uint64_t thread);
+
+/// `fflush(stdout)`, then `ferror(stdout)`: 0 when everything printed so far reached descriptor 1, else the errno
+/// of the failure (EIO when an earlier buffered write failed and its errno is gone). Swift 6 cannot name `stdout`.
+int cw8_flush_stdout(void);

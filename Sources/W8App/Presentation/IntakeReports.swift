@@ -114,7 +114,7 @@ extension Presenter {
         }
         return events.map { event in
             String(format: "%5lld  ", event.id ?? 0) + dates.short(event.date) + "  " + eventText(event, unit: unit)
-                + (event.note.map { "  \($0)" } ?? "")
+                + (event.note.map { "  \($0.visibleOnTerminal)" } ?? "")
         }
     }
 }

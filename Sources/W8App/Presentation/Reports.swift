@@ -33,7 +33,7 @@ extension Presenter {
         return entries.map { entry in
             var line = String(format: "%5lld  ", entry.id ?? 0) + dates.short(entry.date) + "  " + weight(entry.weight)
             if let fat = entry.bodyFatPercent { line += "  \(Weight.decimal(fat))% fat" }
-            if let note = entry.note { line += "  \(note)" }
+            if let note = entry.note { line += "  \(note.visibleOnTerminal)" }
             return line
         }
     }

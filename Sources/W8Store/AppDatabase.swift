@@ -61,6 +61,7 @@ public struct AppDatabase: Sendable {
             }
         }
         try queue.close()
+        integrity.recordAfterClose(database: stamped)
     }
 
     /// Opens (creating and migrating if needed) the database at `path`.
@@ -83,6 +84,7 @@ public struct AppDatabase: Sendable {
                 if superseded { throw StoreError.newerSchema(path: path) }
                 // A migration writes: it waits for the same check as any other write.
                 if verify || !current, let damage = try queue.read(AppDatabase.damage) {
+                    neverCheckpoint(queue)
                     throw StoreError.damaged(path: path, detail: damage)
                 }
                 try queue.writeWithoutTransaction { db in
@@ -185,7 +187,8 @@ public struct AppDatabase: Sendable {
 
     /// What `PRAGMA quick_check` finds wrong with the file, or nil when it is sound. It reads every page
     /// (about 3 ms for a year of 7,300 entries, 55 ms for 100,000) so that no write lands in a damaged file,
-    /// where SQLite would only notice the damage on the pages it happens to touch.
+    /// where SQLite would only notice the damage on the pages it happens to touch; `IntegrityStamp` says when a
+    /// changing command may skip it.
     static func damage(_ db: Database) throws -> String? {
         let findings = try String.fetchAll(db, sql: "PRAGMA quick_check(1)")
         guard findings != ["ok"] else { return nil }
@@ -230,8 +233,11 @@ public struct AppDatabase: Sendable {
     /// must not do.
     private let keepAlive: DatabaseQueue
 
-    /// Whether the file was found sound before this value's first write.
-    private let checkedForDamage = CheckedOnce()
+    /// Whether the file was found sound before this value's first write (`IntegrityStamp`).
+    private let integrity = IntegrityCheck()
+
+    /// The file whose integrity stamp this value reads and records: none for a database in memory or a salvage.
+    private var stamped: String? { path == ":memory:" || isSalvage ? nil : path }
 
     /// A database in memory, for a dry run when there is no database file yet: nothing is created on disk.
     public static func inMemory() throws -> AppDatabase {
@@ -248,11 +254,31 @@ public struct AppDatabase: Sendable {
 
     func readChecked<T>(_ body: (Database) throws -> T) throws -> T { try read(body) }
 
-    /// Throws `StoreError.damaged` when the file is damaged, the first time it is called on this value.
+    /// Throws `StoreError.damaged` when the file is damaged, the first time it is called on this value; the whole
+    /// check is skipped while the integrity stamp holds (`IntegrityStamp`).
     private func refuseDamage() throws {
-        try checkedForDamage.run {
-            if let damage = try writer.read(AppDatabase.damage) { throw StoreError.damaged(path: path, detail: damage) }
+        try integrity.run(database: stamped) {
+            if let damage = try writer.read(AppDatabase.damage) {
+                AppDatabase.neverCheckpoint(writer)
+                throw StoreError.damaged(path: path, detail: damage)
+            }
         }
+    }
+
+    /// `error` as a `StoreError`; damage that SQLite met removes the integrity stamp.
+    private func storeError(_ error: DatabaseError) -> StoreError {
+        let converted = StoreError(error, path: path)
+        if case .damaged = converted {
+            integrity.damageFound(database: stamped)
+            AppDatabase.neverCheckpoint(writer)
+        }
+        return converted
+    }
+
+    /// Makes the connection close without SQLite's checkpoint, however it closes (the last copy of its value
+    /// released): it found the file damaged, and a checkpoint would move the WAL into it.
+    private static func neverCheckpoint(_ writer: any DatabaseWriter) {
+        try? writer.writeWithoutTransaction { db in _ = cw8_sqlite3_no_checkpoint_on_close(db.sqliteConnection) }
     }
 
     private func write<T>(_ body: (Database) throws -> T) throws -> T {
@@ -260,7 +286,7 @@ public struct AppDatabase: Sendable {
             try refuseDamage()
             return try writer.write(body)
         } catch let error as DatabaseError {
-            throw StoreError(error, path: path)
+            throw storeError(error)
         }
     }
 
@@ -277,7 +303,7 @@ public struct AppDatabase: Sendable {
                 return result!
             }
         } catch let error as DatabaseError {
-            throw StoreError(error, path: path)
+            throw storeError(error)
         }
     }
 
@@ -479,19 +505,5 @@ public struct AppDatabase: Sendable {
         }
         return RecordedChange(
             entry: entry, evaluation: evaluation, achievements: recorded, pending: pending, snapshot: snapshot)
-    }
-}
-
-/// Runs a check once per value: again after a failure, never after a success.
-final class CheckedOnce: @unchecked Sendable {
-    private let lock = NSLock()
-    private var passed = false
-
-    func run(_ check: () throws -> Void) throws {
-        try lock.withLock {
-            guard !passed else { return }
-            try check()
-            passed = true
-        }
     }
 }

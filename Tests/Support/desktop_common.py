@@ -43,7 +43,7 @@ except ImportError:  # the LXQt and swaync harnesses use Gio only, and need no p
 NOTIFICATIONS = "org.freedesktop.Notifications"
 NOTIFICATIONS_PATH = "/org/freedesktop/Notifications"
 MARKER = "W8TRACKR_DESKTOP_HARNESS"
-PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+PATH = "/usr/sbin:/usr/bin:/sbin:/bin"  # never /usr/local: a w8 installed there is not the one under test
 PRESS_DEADLINE = 5
 
 

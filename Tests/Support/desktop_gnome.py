@@ -223,7 +223,7 @@ class GnomeShell(Harness):
 
     def desktop_env(self):
         return {
-            "XDG_DATA_DIRS": f"{self.path('share')}:/usr/local/share:/usr/share",
+            "XDG_DATA_DIRS": f"{self.path('share')}:/usr/share",
             "XDG_CURRENT_DESKTOP": "GNOME",
             "XDG_SESSION_TYPE": "wayland",
             "GSETTINGS_BACKEND": "memory",

@@ -347,7 +347,7 @@ class Plasma(Harness):
 
     def desktop_env(self):
         return {
-            "XDG_DATA_DIRS": "/usr/local/share:/usr/share",
+            "XDG_DATA_DIRS": "/usr/share",
             "XDG_CONFIG_DIRS": "/etc/xdg",
             "XDG_CURRENT_DESKTOP": "KDE",
             "XDG_SESSION_TYPE": "x11",

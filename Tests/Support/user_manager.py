@@ -91,7 +91,7 @@ SYSTEMD = "/lib/systemd/systemd"
 JOURNALD = "/lib/systemd/systemd-journald"
 DUNST_UNIT = "w8-test-dunst.service"
 SESSION_TARGET = "w8-test-session.target"
-USER_PATH = "/usr/local/bin:/usr/bin:/bin"
+USER_PATH = "/usr/bin:/bin"  # never /usr/local: a w8 installed there is not the one under test
 COMMENT = "W8Trackr user_manager.py pid"  # the GECOS of a user this script made, then its PID
 
 # The namespace's init (PID 1 of the new PID namespace): mounts, says so, then reaps orphans until its stdin, a

@@ -341,13 +341,14 @@ public struct AppDatabase: Sendable {
     }
 
     /// Sets the goal (FR-009): a change of more than 10% begins a new journey with every milestone re-armed;
-    /// a smaller one keeps the journey, and achieved milestones are not notified again because of it.
-    public func setGoal(_ weight: Weight, at date: Date, context: EvaluationContext) throws -> (
-        goal: Goal, newJourney: Bool, change: RecordedChange
-    ) {
+    /// a smaller one keeps the journey, and achieved milestones are not notified again because of it. With
+    /// `anchoring`, a kept journey starts at `date` (`Goal.setting`).
+    public func setGoal(_ weight: Weight, at date: Date, anchoring: Bool = false, context: EvaluationContext) throws
+        -> (goal: Goal, newJourney: Bool, change: RecordedChange)
+    {
         try write { db in
             let previous = try GoalRecord.fetchOne(db)?.goal
-            let (goal, newJourney) = Goal.setting(weight, at: date, previous: previous)
+            let (goal, newJourney) = Goal.setting(weight, at: date, previous: previous, anchoring: anchoring)
             try GoalRecord(goal).save(db)
             if newJourney { try MilestoneStateRecord.deleteAll(db) }
             let change = try evaluate(db, context: context, rearm: newJourney, entry: nil)

@@ -1,0 +1,41 @@
+import Foundation
+import Testing
+import W8TestSupport
+
+/// Rules that must agree with themselves (issue 26): a goal's journey, repeated imports, one progress figure.
+@Suite struct CLIAgreementTests {
+    /// 92.4 kg on 1 January toward 85 kg, then 88.3 and 90.5: progress 25.67…%.
+    func journey() throws -> W8Sandbox {
+        let w8 = try W8Sandbox()
+        try w8.run("config", "unit", "kg")
+        try w8.run("add", "92.4", "--date", "2026-01-01")
+        try w8.run("goal", "85", "--date", "2026-01-01")
+        try w8.run("add", "88.3", "--date", "2026-01-05")
+        try w8.run("add", "90.5", "--date", "2026-01-10")
+        return w8
+    }
+
+    @Test func goalWithADateReanchorsTheJourneyAMistypedGoalRestarted() throws {
+        // Given a journey that the typo `goal 70`, then `goal 85`, restarted at today's weight
+        let w8 = try journey()
+        try w8.run("goal", "70")
+        try w8.run("goal", "85")
+        #expect(try object(try w8.json("goal"))["start_weight"] as? Double == 90.5)
+        // When the same goal is given again with the journey's first day
+        let repaired = try w8.run("goal", "85", "--date", "2026-01-01")
+        // Then the journey starts there again, with its start weight and progress
+        #expect(repaired.status == 0)
+        #expect(repaired.stdout.contains("same journey, now starting Thu 1 Jan 2026 00:00"))
+        let goal = try object(try w8.json("goal"))
+        #expect(goal["start_weight"] as? Double == 92.4)
+        #expect(goal["journey_started_at"] as? String == "2026-01-01T00:00:00+01:00")
+        #expect(try w8.run("status").stdout.contains("Progress 25.6%"))
+    }
+
+    @Test func aSmallGoalChangeWithoutADateKeepsTheJourneysStart() throws {
+        let w8 = try journey()
+        let changed = try object(try w8.json("goal", "84"))
+        #expect(changed["new_journey"] as? Bool == false)
+        #expect(try object(try w8.json("goal"))["journey_started_at"] as? String == "2026-01-01T00:00:00+01:00")
+    }
+}

@@ -34,6 +34,13 @@ public struct GoalProgress: Sendable, Equatable {
         return Weight.fixed(cut == 0 ? 0 : cut, decimals: decimals)
     }
 
+    /// Whether `start` and `goal` are this progress's start and goal weights, to half a gram: the same journey.
+    public func isJourney(start: Weight, goal: Weight) -> Bool {
+        let gram = 0.0005
+        return abs(start.value(in: .kg) - Weight(self.start, unit).value(in: .kg)) < gram
+            && abs(goal.value(in: .kg) - Weight(self.goal, unit).value(in: .kg)) < gram
+    }
+
     /// Whether the journey is toward a lower weight.
     public var isLosing: Bool { goal < start }
 

@@ -132,6 +132,9 @@ extension AppDatabase {
             for type in evaluation.newlyAchieved {
                 try db.execute(
                     sql: "INSERT OR IGNORE INTO milestone_state (type) VALUES (?)", arguments: [type.rawValue])
+                // An import never records again what this journey already recorded: a backup restores the
+                // milestone state of its day, behind progress made since.
+                if history, try isRecorded(db, type, on: progress) { continue }
                 // The notification is claimed as sent inside the transaction, so a concurrent evaluation
                 // sees it; the caller clears the flag if posting fails.
                 let notify = type == evaluation.notify
@@ -148,5 +151,16 @@ extension AppDatabase {
         }
         return RecordedChange(
             entry: entry, evaluation: evaluation, achievements: recorded, pending: pending, snapshot: snapshot)
+    }
+
+    /// Whether an achievement of `type` is recorded for the journey of `progress` (the same start and goal weight).
+    private func isRecorded(_ db: Database, _ type: MilestoneType, on progress: GoalProgress) throws -> Bool {
+        let rows = try Row.fetchAll(
+            db, sql: "SELECT start_weight, goal_weight, unit FROM achievement WHERE type = ?",
+            arguments: [type.rawValue])
+        return rows.contains { row in
+            guard let unit = WeightUnit(rawValue: row[2]) else { return false }
+            return progress.isJourney(start: Weight(row[0], unit), goal: Weight(row[1], unit))
+        }
     }
 }

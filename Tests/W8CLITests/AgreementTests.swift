@@ -38,4 +38,22 @@ import W8TestSupport
         #expect(changed["new_journey"] as? Bool == false)
         #expect(try object(try w8.json("goal"))["journey_started_at"] as? String == "2026-01-01T00:00:00+01:00")
     }
+
+    @Test func reimportingABackupAfterNewProgressRecordsNoMilestoneAgain() throws {
+        // Given a backup taken at 25%, then progress past 50%
+        let w8 = try journey()
+        let backup = w8.root.appendingPathComponent("backup.json").path
+        try w8.run("export", "--format", "json", "--output", backup)
+        try w8.run("add", "88", "--date", "2026-01-20")
+        let before = try #require(try w8.json("milestones") as? [Any]).count
+        // When the backup is imported twice
+        for _ in 1...2 {
+            let imported = try w8.run("import", backup)
+            #expect(imported.status == 0)
+            #expect(!imported.stdout.contains("Reached"))
+        }
+        // Then no achievement was recorded again
+        #expect(try #require(try w8.json("milestones") as? [Any]).count == before)
+        #expect(try object(try w8.json("status"))["next_milestone"] as? String == "75")
+    }
 }

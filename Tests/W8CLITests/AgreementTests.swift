@@ -4,15 +4,17 @@ import W8TestSupport
 
 /// Rules that must agree with themselves (issue 26): a goal's journey, repeated imports, one progress figure.
 @Suite struct CLIAgreementTests {
-    /// 92.4 kg on 1 January toward 85 kg, then 88.3 and 90.5: progress 25.67…%.
+    /// 92.4 kg on 1 January toward 85 kg, then 90.5 on the 10th: progress 25.67…%, the 25% milestone reached.
     func journey() throws -> W8Sandbox {
+        try journeyAndLastAdd().w8
+    }
+
+    func journeyAndLastAdd() throws -> (w8: W8Sandbox, lastAdd: W8Run) {
         let w8 = try W8Sandbox()
         try w8.run("config", "unit", "kg")
         try w8.run("add", "92.4", "--date", "2026-01-01")
         try w8.run("goal", "85", "--date", "2026-01-01")
-        try w8.run("add", "88.3", "--date", "2026-01-05")
-        try w8.run("add", "90.5", "--date", "2026-01-10")
-        return w8
+        return (w8, try w8.run("add", "90.5", "--date", "2026-01-10"))
     }
 
     @Test func goalWithADateReanchorsTheJourneyAMistypedGoalRestarted() throws {
@@ -55,5 +57,35 @@ import W8TestSupport
         // Then no achievement was recorded again
         #expect(try #require(try w8.json("milestones") as? [Any]).count == before)
         #expect(try object(try w8.json("status"))["next_milestone"] as? String == "75")
+    }
+
+    @Test func everyViewShowsTheSameProgress() throws {
+        // Given start 92.4, goal 85 and weight 90.5: 25.675…%, shown 25.6 everywhere
+        let (w8, add) = try journeyAndLastAdd()
+        let clock = "@2026-01-11 12:00:00"
+        let text: [(String, String)] = [
+            ("add", add.stdout), ("status", try w8.run("status").stdout), ("goal", try w8.run("goal").stdout),
+            ("milestones", try w8.run("milestones").stdout),
+            ("widget", try w8.run(clock: clock, ["widget"]).stdout),
+            ("waybar", try w8.run(clock: clock, ["widget", "--format", "waybar"]).stdout),
+            ("summary", try w8.run(clock: clock, ["summary"]).stdout),
+        ]
+        for (view, output) in text {
+            #expect(output.contains("25.6%"), "\(view): \(output)")
+            #expect(!output.contains("25.7"), "\(view): \(output)")
+        }
+        func progress(_ arguments: [String]) throws -> Double? {
+            let run = try w8.run(clock: clock, arguments)
+            let json = try #require(try run.json() as? [String: Any])
+            let summary = json["summary"] as? [String: Any]
+            return (summary ?? json)["progress_percent"] as? Double
+        }
+        #expect(try progress(["status", "--json"]) == 25.6)
+        #expect(try progress(["widget", "--format", "json"]) == 25.6)
+        #expect(try progress(["summary", "--json"]) == 25.6)
+        let quarter = try #require(try w8.json("milestones") as? [[String: Any]]).first {
+            $0["type"] as? String == "25"
+        }
+        #expect(quarter?["progress_percent"] as? Double == 25.6)
     }
 }

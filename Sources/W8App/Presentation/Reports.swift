@@ -128,7 +128,7 @@ extension Presenter {
             let weight = amount(Weight(a.weight, a.unit).value(in: unit))
             let sent = a.notificationSent ? "notified" : "not notified"
             return "\(dates.short(a.dateAchieved))  \(a.type.displayName) at \(weight) "
-                + "(\(Weight.decimal(a.progressPercent))%, \(sent))"
+                + "(\(GoalProgress.shown(a.progressPercent))%, \(sent))"
         }
     }
 
@@ -147,7 +147,7 @@ extension Presenter {
                         ("change", .decimal(summary.change)),
                         ("trend", .string(summary.trend.rawValue)),
                         ("goal_weight", .decimal(summary.progress?.goal)),
-                        ("progress_percent", .decimal(summary.progress?.percent)),
+                        ("progress_percent", .progress(summary.progress?.percent)),
                     ] + trendJSON(summary.trendAnalysis) + [
                         // Averages over the 7 days; null when nothing was logged in the intake log that week.
                         (

@@ -13,4 +13,30 @@ import W8TestSupport
         #expect(shown.stdout.contains("330 ml"), "\(shown.stdout)")
         #expect(!shown.stdout.contains("Nothing logged"))
     }
+
+    @Test func aTenMegabyteFieldIsNamedInOneShortLine() throws {
+        // Given a file whose weight is 10 MB of digits
+        let w8 = try W8Sandbox()
+        let file = w8.root.appendingPathComponent("huge.csv")
+        try Data(("date,weight\n2026-01-01," + String(repeating: "9", count: 10_000_000) + "\n").utf8).write(to: file)
+        for arguments in [["import", file.path], ["import", file.path, "--skip-invalid"]] {
+            let result = try w8.run(arguments)
+            let line = try #require(result.stderrLines.first)
+            #expect(line.count < 200, "\(line.prefix(300))")
+            #expect(line.contains("weight '" + String(repeating: "9", count: 60) + "…' (10000000 characters)"))
+            #expect(result.stderr.count < 400)
+        }
+        let json = try w8.run("import", file.path, "--skip-invalid", "--json")
+        #expect(json.stdout.count < 2000)
+    }
+
+    @Test(arguments: [["add"], ["add", "80"], ["config", "summary.day"]])
+    func aLongArgumentIsNamedInOneShortLine(before: [String]) throws {
+        let w8 = try W8Sandbox()
+        let result = try w8.run(before + [String(repeating: "x", count: 100_000)])
+        #expect(result.status != 0)
+        #expect(result.stderrLines.count == 1)
+        #expect(result.stderr.count < 200, "\(result.stderr.prefix(300))")
+        #expect(result.stderr.contains("…' (100000 characters)"))
+    }
 }

@@ -39,4 +39,28 @@ import W8TestSupport
         #expect(result.stderr.count < 200, "\(result.stderr.prefix(300))")
         #expect(result.stderr.contains("…' (100000 characters)"))
     }
+
+    /// A unit typed as a word of its own, as the README writes `1.5 bottles`.
+    @Test(arguments: [
+        (["add", "82.5", "kg"], "82.5 kg"), (["add", "182", "lb"], "182.0 lb"),
+        (["add", "82.5", "kg", "--note", "x"], "82.5 kg"), (["drink", "500", "ml"], "500 ml"),
+        (["drink", "1.5", "bottles"], "750 ml"), (["drink", "2", "cups", "--beverage"], "500 ml"),
+    ])
+    func aUnitAsAWordOfItsOwn(arguments: [String], logged: String) throws {
+        let w8 = try W8Sandbox()
+        let result = try w8.run(arguments)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasPrefix("Logged ") && result.stdout.contains(logged), "\(result.stdout)")
+    }
+
+    @Test(arguments: [(["add", "82.5", "stone"], "'stone'"), (["drink", "500", "parsecs"], "parsecs")])
+    func aWordThatIsNoUnitIsNamed(arguments: [String], named: String) throws {
+        let w8 = try W8Sandbox()
+        let result = try w8.run(arguments)
+        #expect(result.status == 65)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderrLines.count == 1 && result.stderr.contains(named), "\(result.stderr)")
+        #expect(try w8.run("log").stdout.hasPrefix("No weigh-ins yet"))
+        #expect(try w8.run("intake", "--json").stdout == "[]\n")
+    }
 }

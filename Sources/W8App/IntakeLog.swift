@@ -88,11 +88,14 @@ public struct IntakeLog: Sendable {
         try database.intakeDay(containing: date, goals: settings.intake, calendar: calendar)
     }
 
-    /// The events of the last `days` local days (today included), newest first.
+    /// The events of the last `days` local days (today included), newest first. No event is dated before 1900, so
+    /// more days than reach back there show them all (a count of millions overflowed the calendar and showed none).
     public func events(days: Int) throws -> [IntakeEvent] {
         let today = calendar.startOfDay(for: now)
+        let earliest = calendar.date(from: DateComponents(year: DateInput.earliestYear, month: 1, day: 1)) ?? today
+        let back = min(days - 1, (calendar.dateComponents([.day], from: earliest, to: today).day ?? 0) + 1)
         let start =
-            calendar.date(byAdding: .day, value: -(days - 1), to: today.addingTimeInterval(3600))
+            calendar.date(byAdding: .day, value: -back, to: today.addingTimeInterval(3600))
             .map { calendar.startOfDay(for: $0) } ?? today
         return try database.intakeEvents(from: start, to: .distantFuture)
     }

@@ -78,10 +78,11 @@ public struct Tracker: Sendable {
         deliver(try database.removeEntry(id: id, context: context))
     }
 
-    public func setGoal(_ weight: Weight, at date: Date) throws -> (
+    public func setGoal(_ weight: Weight, at date: Date, anchoring: Bool = false) throws -> (
         goal: Goal, newJourney: Bool, outcome: TrackerOutcome
     ) {
-        let (goal, newJourney, change) = try database.setGoal(weight, at: date, context: context)
+        let (goal, newJourney, change) = try database.setGoal(
+            weight, at: date, anchoring: anchoring, context: context)
         return (goal, newJourney, deliver(change))
     }
 

@@ -21,8 +21,12 @@ public struct Goal: Sendable, Equatable {
     /// The goal after setting `weight` at `date`, and whether that begins a new journey.
     ///
     /// A first goal, or one more than 10% away from the previous goal, begins a new journey at `date`
-    /// with every milestone re-armed; a smaller change keeps the journey and its start weight.
-    public static func setting(_ weight: Weight, at date: Date, previous: Goal?) -> (goal: Goal, newJourney: Bool) {
+    /// with every milestone re-armed; a smaller change keeps the journey and its start weight. With `anchoring`
+    /// (a date the person gave), a kept journey keeps its milestones but starts at `date`: the way to repair a
+    /// journey that a mistyped goal restarted.
+    public static func setting(_ weight: Weight, at date: Date, previous: Goal?, anchoring: Bool = false) -> (
+        goal: Goal, newJourney: Bool
+    ) {
         guard let previous else {
             return (Goal(weight: weight, setAt: date), true)
         }
@@ -31,7 +35,9 @@ public struct Goal: Sendable, Equatable {
         if change > newJourneyThreshold + 1e-12 {
             return (Goal(weight: weight, setAt: date), true)
         }
-        return (Goal(weight: weight, setAt: date, journeyStartedAt: previous.journeyStartedAt), false)
+        return (
+            Goal(weight: weight, setAt: date, journeyStartedAt: anchoring ? date : previous.journeyStartedAt), false
+        )
     }
 
     /// The start weight entry (FR-012, rule 2): the latest entry at or before the journey began, else the first after.

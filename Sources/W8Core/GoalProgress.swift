@@ -24,14 +24,29 @@ public struct GoalProgress: Sendable, Equatable {
         return (start - current) / total * 100
     }
 
-    /// A percentage for people to read, whole (`6`) or to one decimal (`6.7`): cut toward zero, never rounded up, so
-    /// that 24.96% never reads as the 25% milestone it has not reached. The one rounding for every view of progress:
-    /// `w8 status`, the widget, the weekly summary.
-    public static func displayPercent(_ percent: Double, decimals: Int = 0) -> String {
+    /// A percentage cut toward zero to `decimals`, never rounded up, so that 24.96% never reads as the 25% milestone
+    /// it has not reached: 25.675… is 25.6.
+    public static func cutPercent(_ percent: Double, decimals: Int = 1) -> Double {
         let scale = decimals == 0 ? 1.0 : pow(10, Double(decimals))
         let nudged = percent * scale + (percent < 0 ? -epsilon : epsilon) * scale
         let cut = nudged.rounded(.towardZero) / scale
-        return Weight.fixed(cut == 0 ? 0 : cut, decimals: decimals)
+        return cut == 0 ? 0 : cut
+    }
+
+    /// A percentage for people to read, whole (`6`) or to one decimal (`6.7`), cut as `cutPercent` cuts it.
+    public static func displayPercent(_ percent: Double, decimals: Int = 0) -> String {
+        Weight.fixed(cutPercent(percent, decimals: decimals), decimals: decimals)
+    }
+
+    /// Goal progress as every view shows it, text or JSON (`w8 add`, `status`, `goal`, `milestones`, `summary`,
+    /// the widget): cut to one decimal, "25.6" for 25.675…%. Only a status bar's whole `percentage` is cut further.
+    public static func shown(_ percent: Double) -> String { displayPercent(percent, decimals: 1) }
+
+    /// Whether `start` and `goal` are this progress's start and goal weights, to half a gram: the same journey.
+    public func isJourney(start: Weight, goal: Weight) -> Bool {
+        let gram = 0.0005
+        return abs(start.value(in: .kg) - Weight(self.start, unit).value(in: .kg)) < gram
+            && abs(goal.value(in: .kg) - Weight(self.goal, unit).value(in: .kg)) < gram
     }
 
     /// Whether the journey is toward a lower weight.

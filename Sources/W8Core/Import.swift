@@ -488,7 +488,7 @@ struct ImportLayout: Sendable {
             }
             return .entry(line: record.line, try entry(fields, options: options))
         } catch {
-            return .invalid(line: record.line, reason: error.localizedDescription)
+            return .invalid(line: record.line, reason: error.localizedDescription.withQuotedValuesCapped)
         }
     }
 

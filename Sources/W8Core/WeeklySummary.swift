@@ -74,7 +74,7 @@ public struct WeeklySummary: Sendable, Equatable {
             body +=
                 progress.reaches(.complete)
                 ? " Goal of \(w(progress.goal)) reached. Well done!"
-                : " \(GoalProgress.displayPercent(max(percent, 0)))% of the way to \(w(progress.goal)), \(w(progress.distanceToGoal)) to go."
+                : " \(GoalProgress.shown(max(percent, 0)))% of the way to \(w(progress.goal)), \(w(progress.distanceToGoal)) to go."
         } else {
             body += " Set a goal with 'w8 goal' to see your progress."
         }

@@ -67,12 +67,12 @@ public struct WidgetEntry: Sendable, Equatable {
         progressPercent.map { Int(GoalProgress.displayPercent(min(100, max(0, $0))))! }
     }
 
-    /// One short line: "175.0 lb ↓ 25%", "175.0 lb ↓" without a goal, or "no weigh-ins yet".
+    /// One short line: "175.0 lb ↓ 25.6%", "175.0 lb ↓" without a goal, or "no weigh-ins yet".
     public var text: String {
         guard let currentWeight else { return WidgetEntry.emptyText }
         var parts = [Weight(currentWeight, unit).formatted]
         if let arrow { parts.append(arrow) }
-        if let progressPercent { parts.append("\(GoalProgress.displayPercent(progressPercent))%") }
+        if let progressPercent { parts.append("\(GoalProgress.shown(progressPercent))%") }
         return parts.joined(separator: " ")
     }
 
@@ -89,7 +89,7 @@ public struct WidgetEntry: Sendable, Equatable {
         default: lines.append("7-day trend: \(trend.rawValue)")
         }
         if let goalWeight {
-            let progress = progressPercent.map { "\(GoalProgress.displayPercent($0, decimals: 1))%" } ?? "at the goal"
+            let progress = progressPercent.map { "\(GoalProgress.shown($0))%" } ?? "at the goal"
             lines.append("Goal \(Weight(goalWeight, unit).formatted): \(progress)")
         }
         if let waterLine { lines.append(waterLine) }

@@ -64,7 +64,9 @@ extension Runtime {
                 (usageStatus, message())
             }
         // Lines joined into one; a control character of a quoted value (a note, a row of a file) is shown, not run.
-        text = text.replacingOccurrences(of: "\n", with: " ").trimmingCharacters(in: .whitespaces).visibleOnTerminal
+        text =
+            text.replacingOccurrences(of: "\n", with: " ").trimmingCharacters(in: .whitespaces)
+            .withQuotedValuesCapped.visibleOnTerminal
         if text.hasPrefix("Error: ") { text.removeFirst("Error: ".count) }
         return (status, "w8: " + text)
     }

@@ -58,7 +58,7 @@ public func warn(_ text: String) {
 
 /// Prints a line on stderr about what a command did, such as the file it wrote.
 public func note(_ text: String) {
-    FileHandle.standardError.write(Data("w8: \(text.visibleOnTerminal)\n".utf8))
+    FileHandle.standardError.write(Data("w8: \(text.withQuotedValuesCapped.visibleOnTerminal)\n".utf8))
 }
 
 /// Prints what the systemd installer did: lines to stdout, warnings to stderr.

@@ -152,26 +152,34 @@ extension AppDatabase {
         }
     }
 
-    /// The entries SQLite can read from a damaged file, oldest first: read in id order from the table itself
-    /// (not through an index), and after a failure on from ids further on, the step doubling, up to the
-    /// largest id handed out.
+    /// The entries SQLite can read from a damaged file, oldest first.
     func readableEntries() throws -> [WeightEntry] {
+        try readableRows(EntryRecord.self, table: "entry", id: \.id).map(\.entry)
+            .sorted { ($0.date, $0.id ?? 0) < ($1.date, $1.id ?? 0) }
+    }
+
+    /// The rows of `table` SQLite can read from a damaged file, in id order: read from the table itself (not
+    /// through an index), and after a failure on from ids further on, the step doubling, up to the largest id
+    /// handed out.
+    func readableRows<Row: FetchableRecord>(_: Row.Type, table: String, id: (Row) -> Int64?) throws -> [Row] {
         let end = try readChecked { db in
-            let last = (try? Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'entry'")) ?? nil
-            return max(last ?? 0, ((try? Int64.fetchOne(db, sql: "SELECT max(id) FROM entry")) ?? nil) ?? 0)
+            let last =
+                (try? Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = ?", arguments: [table]))
+                ?? nil
+            return max(last ?? 0, ((try? Int64.fetchOne(db, sql: "SELECT max(id) FROM \(table)")) ?? nil) ?? 0)
         }
-        var found: [WeightEntry] = []
+        var found: [Row] = []
         var after: Int64 = 0
         var step: Int64 = 1
         while after < end {
             // A read of its own each time: SQLite ends the transaction in which it met the damage.
             do {
                 try readChecked { db in
-                    let cursor = try EntryRecord.fetchCursor(
-                        db, sql: "SELECT * FROM entry WHERE id > ? ORDER BY id", arguments: [after])
-                    while let record = try cursor.next() {
-                        found.append(record.entry)
-                        after = record.id ?? after
+                    let cursor = try Row.fetchCursor(
+                        db, sql: "SELECT * FROM \(table) WHERE id > ? ORDER BY id", arguments: [after])
+                    while let row = try cursor.next() {
+                        found.append(row)
+                        after = id(row) ?? after
                         step = 1
                     }
                 }
@@ -181,27 +189,29 @@ extension AppDatabase {
                 step *= 2
             }
         }
-        return found.sorted { ($0.date, $0.id ?? 0) < ($1.date, $1.id ?? 0) }
+        return found
     }
 
-    /// The goal, the milestone state and every achievement (oldest first), for a backup. A salvage leaves out
-    /// the parts SQLite cannot read.
+    /// The goal, the milestone state and every achievement (oldest first), for a backup. A salvage reads each part
+    /// on its own (SQLite ends the read that meets damage), leaves out a part it cannot read, and keeps the intake
+    /// events it can read.
     public func journeyBackup() throws -> JourneyBackup {
-        try readChecked { db in
-            func part<T>(_ empty: T, _ read: () throws -> T) throws -> T {
-                do { return try read() } catch  where isSalvage { return empty }
-            }
-            return JourneyBackup(
-                goal: try part(nil) { try GoalRecord.fetchOne(db)?.goal },
-                milestonesAchieved: try part([]) { try MilestoneStateRecord.fetchAll(db).map(\.type).sorted() },
-                achievements: try part([]) {
-                    try AchievementRecord.order(AchievementRecord.Columns.dateAchieved, AchievementRecord.Columns.id)
-                        .fetchAll(db).map(\.achievement)
-                },
-                intake: try part([]) {
-                    try IntakeRecord.fetchAll(db, sql: "SELECT * FROM intake_event ORDER BY date, id").map(\.event)
-                })
+        func part<T>(_ empty: T, _ read: (Database) throws -> T) throws -> T {
+            do { return try readChecked(read) } catch  where isSalvage { return empty }
         }
+        let intake =
+            isSalvage
+            ? try readableRows(IntakeRecord.self, table: "intake_event", id: \.id).map(\.event)
+                .sorted { ($0.date, $0.id ?? 0) < ($1.date, $1.id ?? 0) }
+            : try allIntake()
+        return JourneyBackup(
+            goal: try part(nil) { db in try GoalRecord.fetchOne(db)?.goal },
+            milestonesAchieved: try part([]) { db in try MilestoneStateRecord.fetchAll(db).map(\.type).sorted() },
+            achievements: try part([]) { db in
+                try AchievementRecord.order(AchievementRecord.Columns.dateAchieved, AchievementRecord.Columns.id)
+                    .fetchAll(db).map(\.achievement)
+            },
+            intake: intake)
     }
 }
 

@@ -33,12 +33,15 @@ extension W8 {
         @Argument(help: "The weight: 182.4, 82,5 or with a unit, 82.5kg or 182lb.")
         var weight: String
 
+        @Argument(help: "The unit as a word of its own: w8 add 82.5 kg.", completion: .list(["lb", "kg"]))
+        var unitWord: String?
+
         @OptionGroup var fields: EntryFields
 
         var json: Bool { fields.output.json }
 
         func change(_ runtime: Runtime, _ settings: Settings) throws -> TrackerOutcome {
-            try Self.add(fields.input(weight: weight), runtime, settings)
+            try Self.add(fields.input(weight: joined(weight, unitWord)), runtime, settings)
         }
 
         static func add(_ input: EntryInput, _ runtime: Runtime, _ settings: Settings) throws -> TrackerOutcome {
@@ -152,4 +155,10 @@ extension ChangingCommand {
             throw error
         }
     }
+}
+
+/// An amount and the unit typed as a word after it (`82.5 kg`, `1.5 bottles`), as one value: the parsers take a
+/// unit after a space, and name a unit they do not know.
+func joined(_ amount: String, _ unitWord: String?) -> String {
+    unitWord.map { amount + " " + $0 } ?? amount
 }

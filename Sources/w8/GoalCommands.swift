@@ -14,7 +14,11 @@ extension W8 {
         @Option(help: "Unit of the goal (default: the preferred unit).")
         var unit: WeightUnit?
 
-        @Option(help: "When the goal was set (default: now); the start weight is your weight at that moment.")
+        @Option(
+            help: """
+                When the goal was set (default: now); the start weight is your weight at that moment. With the goal \
+                unchanged or changed by 10% or less, the journey keeps its milestones and starts at that moment.
+                """)
         var date: String?
 
         @Flag(help: "Remove the goal; milestones stop until a goal is set again.")
@@ -37,10 +41,13 @@ extension W8 {
                 return present.goal(try runtime.database().snapshot(unit: settings.unit), json: output.json)
             }
             let goalWeight = try WeightInput.goal(weight, unit: unit, defaultUnit: settings.unit)
-            let (_, newJourney, outcome) = try runtime.tracker(settings: settings).setGoal(
-                goalWeight, at: try runtime.parseDate(date))
+            // A date given re-anchors a kept journey there (the repair for a mistyped goal).
+            let (goal, newJourney, outcome) = try runtime.tracker(settings: settings).setGoal(
+                goalWeight, at: try runtime.parseDate(date), anchoring: date != nil)
             if let warning = outcome.warning { warn(warning) }
-            return present.goalSet(goalWeight, newJourney: newJourney, outcome: outcome, json: output.json)
+            return present.goalSet(
+                goalWeight, newJourney: newJourney, startedAt: date == nil ? nil : goal.journeyStartedAt,
+                outcome: outcome, json: output.json)
         }
     }
 

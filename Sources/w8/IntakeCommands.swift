@@ -25,6 +25,9 @@ extension W8 {
         @Argument(help: "How much; one cup if left out.", completion: .list(["cup", "bottle"]))
         var amount: String = "cup"
 
+        @Argument(help: "The unit as a word of its own: w8 drink 500 ml, w8 drink 1.5 bottles.")
+        var unitWord: String?
+
         @Flag(help: "Another drink than water (coffee, tea, juice).")
         var beverage = false
 
@@ -33,7 +36,8 @@ extension W8 {
         func run() throws {
             let (runtime, settings) = try Runtime.loaded()
             let outcome = try runtime.intakeLog(settings).drink(
-                amount, beverage: beverage, calories: options.calories, date: options.date, note: options.note)
+                joined(amount, unitWord), beverage: beverage, calories: options.calories, date: options.date,
+                note: options.note)
             if let warning = outcome.warning { warn(warning) }
             show(runtime.presenter(settings).intakeChange(outcome, verb: "Logged", json: options.output.json))
         }

@@ -43,7 +43,7 @@ import W8TestSupport
         // weigh-ins this week for a rate.
         #expect(
             shown.first?.displayedBody
-                == "2 weigh-ins, latest 176.0 lb. 20% of the way to 160.0 lb, 16.0 lb to go. Trend 178.0 lb.")
+                == "2 weigh-ins, latest 176.0 lb. 20.0% of the way to 160.0 lb, 16.0 lb to go. Trend 178.0 lb.")
         // Two timer runs right after: nothing more.
         for _ in 0..<2 {
             let run = try faketime(w8, at: "2026-11-22 09:00:05", ["summary", "--send", "--if-due"])

@@ -83,7 +83,7 @@ import W8TestSupport
             ["add", "180", "--date", "2026-11-14T08:00"], ["goal", "160", "--date", "2026-11-14T09:00"],
             ["add", "175", "--date", "2026-11-20T08:00"],
         ])
-        #expect(out["text"] == "175.0 lb ↓ 25%\n")
+        #expect(out["text"] == "175.0 lb ↓ 25.0%\n")
         #expect(
             out["json"] == """
                 {
@@ -101,10 +101,10 @@ import W8TestSupport
                 """)
         #expect(
             out["waybar"]
-                == #"{"text":"175.0 lb ↓ 25%","tooltip":"W8Trackr: 175.0 lb on Fri 20 Nov 2026 08:00\n7-day trend: down\nGoal 160.0 lb: 25.0%\nWater 0 of 2000 ml today (0%)","class":"down","percentage":25}"#
+                == #"{"text":"175.0 lb ↓ 25.0%","tooltip":"W8Trackr: 175.0 lb on Fri 20 Nov 2026 08:00\n7-day trend: down\nGoal 160.0 lb: 25.0%\nWater 0 of 2000 ml today (0%)","class":"down","percentage":25}"#
                 + "\n")
-        #expect(out["i3blocks"] == "175.0 lb ↓ 25%\n175.0 ↓\n")
-        #expect(out["polybar"] == "175.0 lb ↓ 25%\n")
+        #expect(out["i3blocks"] == "175.0 lb ↓ 25.0%\n175.0 ↓\n")
+        #expect(out["polybar"] == "175.0 lb ↓ 25.0%\n")
     }
 
     @Test func upAwayFromGoalInKilograms() throws {
@@ -112,7 +112,7 @@ import W8TestSupport
             ["config", "unit", "kg"], ["add", "80kg", "--date", "2026-11-15T08:00"],
             ["goal", "75", "--date", "2026-11-15T09:00"], ["add", "81", "--date", "2026-11-20T08:00"],
         ])
-        #expect(out["text"] == "81.0 kg ↑ -20%\n")
+        #expect(out["text"] == "81.0 kg ↑ -20.0%\n")
         #expect(
             out["json"] == """
                 {
@@ -128,13 +128,13 @@ import W8TestSupport
                 }
 
                 """)
-        // The bar's percentage is capped at 0 while the text keeps the honest -20%.
+        // The bar's percentage is capped at 0 while the text keeps the honest -20.0%.
         #expect(
             out["waybar"]
-                == #"{"text":"81.0 kg ↑ -20%","tooltip":"W8Trackr: 81.0 kg on Fri 20 Nov 2026 08:00\n7-day trend: up\nGoal 75.0 kg: -20.0%\nWater 0 of 2000 ml today (0%)","class":"up","percentage":0}"#
+                == #"{"text":"81.0 kg ↑ -20.0%","tooltip":"W8Trackr: 81.0 kg on Fri 20 Nov 2026 08:00\n7-day trend: up\nGoal 75.0 kg: -20.0%\nWater 0 of 2000 ml today (0%)","class":"up","percentage":0}"#
                 + "\n")
-        #expect(out["i3blocks"] == "81.0 kg ↑ -20%\n81.0 ↑\n")
-        #expect(out["polybar"] == "81.0 kg ↑ -20%\n")
+        #expect(out["i3blocks"] == "81.0 kg ↑ -20.0%\n81.0 ↑\n")
+        #expect(out["polybar"] == "81.0 kg ↑ -20.0%\n")
     }
 
     @Test func stableUnderHalfAUnit() throws {
@@ -154,7 +154,7 @@ import W8TestSupport
             ["add", "180", "--date", "2026-11-14T08:00"], ["goal", "170", "--date", "2026-11-14T09:00"],
             ["add", "168", "--date", "2026-11-20T08:00"],
         ])
-        #expect(out["text"] == "168.0 lb ↓ 120%\n")
+        #expect(out["text"] == "168.0 lb ↓ 120.0%\n")
         #expect(out["waybar"]?.contains(#""percentage":100}"#) == true)
     }
 
@@ -203,7 +203,7 @@ import W8TestSupport
         try #require(try w8.run("add", "180", "--date", "2026-11-14T08:00").status == 0)
         try #require(try w8.run("goal", "160", "--date", "2026-11-14T09:00").status == 0)
         try desktop.start(for: w8, signal: 8)
-        #expect(desktop.runs.last?.contains(#""text":"180.0 lb 0%""#) == true, "\(desktop.runs)")
+        #expect(desktop.runs.last?.contains(#""text":"180.0 lb 0.0%""#) == true, "\(desktop.runs)")
         let before = try desktop.screenshotShowingBar(
             to: screenshotDirectory.appendingPathComponent("waybar-before.png"), textColour: WaybarSession.plainText)
         #expect(try before.pixels(near: WaybarSession.plainText, fuzzPercent: 10, region: desktop.barRegion) >= 20)
@@ -216,7 +216,7 @@ import W8TestSupport
         let added = try w8.run("add", "175")
         #expect(added.status == 0)
         #expect(desktop.waitForRuns(2, timeout: 5), "waybar did not re-run the module: \(desktop.runs)\n\(desktop.log)")
-        #expect(desktop.runs.last?.contains(#""text":"175.0 lb ↓ 25%""#) == true, "\(desktop.runs)")
+        #expect(desktop.runs.last?.contains(#""text":"175.0 lb ↓ 25.0%""#) == true, "\(desktop.runs)")
         #expect(desktop.runs.last?.contains(#""class":"down""#) == true)
         let after = try desktop.screenshotShowingBar(
             to: screenshotDirectory.appendingPathComponent("waybar-after.png"), textColour: WaybarSession.downText)

@@ -14,7 +14,7 @@ import W8Core
         #expect(GoalProgress.displayPercent(value, decimals: decimals) == expected)
     }
 
-    @Test("6.7% reads as 6% in the weekly summary, the widget text and the widget's bar")
+    @Test("6.67% reads as 6.6% in the weekly summary, the widget text and tooltip; the widget's bar is 6")
     func sameRoundingEverywhere() throws {
         // Start 200, goal 140: 4 lb lost is 6.67%.
         let progress = GoalProgress(
@@ -26,8 +26,8 @@ import W8Core
             date: now, currentWeight: 196, unit: .lb, goalWeight: 140, entryDate: entry.date, trend: .down,
             progressPercent: progress.percent)
 
-        #expect(summary.notification.body.contains(" 6% of the way"))
-        #expect(widget.text.hasSuffix(" 6%"))
+        #expect(summary.notification.body.contains(" 6.6% of the way"))
+        #expect(widget.text.hasSuffix(" 6.6%"))
         #expect(widget.percentage == 6)
         #expect(widget.tooltip { _ in "today" }.contains("6.6%"))
     }

@@ -227,7 +227,7 @@ func settings(_ edit: (inout Settings) -> Void = { _ in }) -> Settings {
         let s = WeeklySummary(
             unit: .lb, now: now, entries: [entry(6, 1543), entry(1, 178)], before: nil, progress: progress)
         let n = s.notification
-        #expect(n.body.contains("55% of the way to 160.0 lb, 18.0 lb to go"))
+        #expect(n.body.contains("55.0% of the way to 160.0 lb, 18.0 lb to go"))
         #expect(n.title.count <= 50 && n.body.count <= 150)
     }
 

@@ -22,4 +22,13 @@ import W8Core
             #expect(text.visibleOnTerminal == text)
         }
     }
+
+    @Test func longQuotedValuesAreCutOnceShortOnesAndApostrophesKept() {
+        let long = String(repeating: "7", count: 5000)
+        let cut = "weight '\(long)' is not a number".withQuotedValuesCapped
+        #expect(cut == "weight '\(String(repeating: "7", count: 60))…' (5000 characters) is not a number")
+        #expect(cut.withQuotedValuesCapped == cut)
+        let short = "weight 'can't do it' is not a number; what's that?"
+        #expect(short.withQuotedValuesCapped == short)
+    }
 }

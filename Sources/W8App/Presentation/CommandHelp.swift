@@ -46,7 +46,9 @@ extension CommandHelp {
         name: "goal", abstract: "Set, show or clear your goal weight.",
         discussion: """
             A change of more than 10% starts a new journey (start weight taken again, every milestone \
-            re-armed); a smaller change keeps your start weight and the milestones you already reached.
+            re-armed); a smaller change keeps your start weight and the milestones you already reached. \
+            --date moves a kept journey's start to that date (w8 goal 85 --date 2026-01-01 repairs a journey that \
+            a mistyped goal restarted).
             Examples: w8 goal 160 · w8 goal 72kg · w8 goal · w8 goal --clear
             """)
 

@@ -16,6 +16,11 @@ public enum JSON: Sendable {
         value.map { .number(Weight.tenths($0)) } ?? .null
     }
 
+    /// Goal progress, cut to one decimal as every view shows it (`GoalProgress.cutPercent`), or null.
+    public static func progress(_ value: Double?) -> JSON {
+        value.map { .number(GoalProgress.cutPercent($0)) } ?? .null
+    }
+
     public static func string(_ value: String?) -> JSON { value.map { .string($0) } ?? .null }
 
     /// A setting as TOML types it.

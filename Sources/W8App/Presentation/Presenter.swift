@@ -41,7 +41,7 @@ public struct Presenter: Sendable {
             ("goal_weight", w(a.goalWeight)),
             ("start_weight", w(a.startWeight)),
             ("unit", .string(unit.rawValue)),
-            ("progress_percent", .decimal(a.progressPercent)),
+            ("progress_percent", .progress(a.progressPercent)),
             ("notification_sent", .bool(a.notificationSent)),
         ])
     }
@@ -54,7 +54,7 @@ public struct Presenter: Sendable {
                 ("current_weight", .decimal(snapshot.current?.weight.value(in: unit))),
                 ("start_weight", .decimal(progress == nil ? nil : snapshot.start?.weight.value(in: unit))),
                 ("goal_weight", .decimal(snapshot.goal?.weight.value(in: unit))),
-                ("progress_percent", .decimal(progress?.percent)),
+                ("progress_percent", .progress(progress?.percent)),
                 ("next_milestone", .string(progress?.nextMilestone?.rawValue)),
                 ("distance_to_goal", .decimal(progress?.distanceToGoal)),
                 ("approaching", progress.map { .bool($0.isApproaching) } ?? .null),
@@ -93,7 +93,7 @@ public struct Presenter: Sendable {
             progress.reaches(.complete)
             ? "goal of \(amount(progress.goal)) reached"
             : "\(amount(progress.distanceToGoal)) to go to \(amount(progress.goal))"
-        return "Progress \(GoalProgress.displayPercent(percent, decimals: 1))% · \(rest)"
+        return "Progress \(GoalProgress.shown(percent))% · \(rest)"
     }
 
     /// What a change did to the milestones, for the terminal.

@@ -55,9 +55,10 @@ extension Presenter {
         ])
     }
 
-    /// `w8 goal WEIGHT`: the new goal, whether a journey starts, and what it did to the milestones.
+    /// `w8 goal WEIGHT`: the new goal, whether a journey starts, and what it did to the milestones. `startedAt` is
+    /// the journey's start when `--date` gave it.
     public func goalSet(
-        _ goalWeight: Weight, newJourney: Bool, outcome: TrackerOutcome, json: Bool
+        _ goalWeight: Weight, newJourney: Bool, startedAt: Date? = nil, outcome: TrackerOutcome, json: Bool
     ) -> [String] {
         let snapshot = outcome.change.snapshot
         if json {
@@ -70,10 +71,13 @@ extension Presenter {
                 ]).rendered()
             ]
         }
+        let when = startedAt.map(dates.short) ?? "now"
         var lines = [
             newJourney
-                ? "Goal set to \(weight(goalWeight)). A new journey starts now."
-                : "Goal changed to \(weight(goalWeight)); same journey, progress recalculated."
+                ? "Goal set to \(weight(goalWeight)). A new journey starts \(startedAt == nil ? when : "on " + when)."
+                : startedAt == nil
+                    ? "Goal changed to \(weight(goalWeight)); same journey, progress recalculated."
+                    : "Goal \(weight(goalWeight)); same journey, now starting \(when), progress recalculated."
         ]
         if let start = snapshot.start { lines.append("Start weight \(weight(start.weight)).") }
         lines += milestoneLines(outcome)
@@ -124,7 +128,7 @@ extension Presenter {
             let weight = amount(Weight(a.weight, a.unit).value(in: unit))
             let sent = a.notificationSent ? "notified" : "not notified"
             return "\(dates.short(a.dateAchieved))  \(a.type.displayName) at \(weight) "
-                + "(\(Weight.decimal(a.progressPercent))%, \(sent))"
+                + "(\(GoalProgress.shown(a.progressPercent))%, \(sent))"
         }
     }
 
@@ -143,7 +147,7 @@ extension Presenter {
                         ("change", .decimal(summary.change)),
                         ("trend", .string(summary.trend.rawValue)),
                         ("goal_weight", .decimal(summary.progress?.goal)),
-                        ("progress_percent", .decimal(summary.progress?.percent)),
+                        ("progress_percent", .progress(summary.progress?.percent)),
                     ] + trendJSON(summary.trendAnalysis) + [
                         // Averages over the 7 days; null when nothing was logged in the intake log that week.
                         (

@@ -32,7 +32,7 @@ extension Presenter {
                 ("goal_weight", .decimal(entry.goalWeight)),
                 ("entry_date", .string(entry.entryDate.map(dates.iso8601))),
                 ("trend", .string(entry.trend.rawValue)),
-                ("progress_percent", .decimal(entry.progressPercent)),
+                ("progress_percent", .progress(entry.progressPercent)),
                 ("water_ml", .integer(Int64(entry.intake?.water ?? 0))),
                 ("water_goal_ml", waterGoal(entry)),
             ]).rendered()

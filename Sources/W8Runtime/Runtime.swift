@@ -26,6 +26,7 @@ public struct Runtime: Sendable {
         paths = Paths(environment: environment)
         now = Runtime.clock()
         calendar = Runtime.localCalendar()
+        if let warning = LocalTimeZone.resolve(environment["TZ"], now: now).warning { warn(warning) }
     }
 
     /// The installer of the systemd user units running `executable`, in `$XDG_CONFIG_HOME/systemd/user`.
@@ -126,12 +127,13 @@ public struct Runtime: Sendable {
     /// The wall clock.
     public static let clock: @Sendable () -> Date = { Date() }
 
-    /// The person's calendar: Gregorian, in the system's time zone. `rereadZone` reads `/etc/localtime` again, for
-    /// the daemon after the zone changed; a `TZ` in the environment pins the zone and is never re-read.
+    /// The person's calendar: Gregorian, in the system's time zone, `TZ` read as glibc reads it (`LocalTimeZone`).
+    /// `rereadZone` reads `/etc/localtime` again, for the daemon after the zone changed; a `TZ` in the environment
+    /// pins the zone and is never re-read.
     public static func localCalendar(rereadZone: Bool = false) -> Calendar {
         if rereadZone, ProcessInfo.processInfo.environment["TZ"] == nil { NSTimeZone.resetSystemTimeZone() }
         var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone.current
+        calendar.timeZone = LocalTimeZone.resolve(ProcessInfo.processInfo.environment["TZ"], now: clock()).zone
         calendar.locale = Locale(identifier: "en_US_POSIX")
         // en_US_POSIX's own week, stated: otherwise the calendar asks ICU's locale data for it on its first date
         // arithmetic, a third of a millisecond of every command.

@@ -30,9 +30,11 @@ public struct Runtime: Sendable {
 
     /// The installer of the systemd user units running `executable`, in `$XDG_CONFIG_HOME/systemd/user`.
     public func systemdInstaller(executable: String) -> SystemdInstaller {
-        SystemdInstaller(
+        var installer = SystemdInstaller(
             directory: paths.systemdUserDirectory, executable: executable,
             systemctl: Systemctl(environment: environment))
+        installer.searchPath = paths.systemdUnitPath
+        return installer
     }
 
     /// The doctor, asking libnotify about the notification server.

@@ -95,6 +95,8 @@ JOURNALD = "/lib/systemd/systemd-journald"
 DUNST_UNIT = "w8-test-dunst.service"
 SESSION_TARGET = "w8-test-session.target"
 USER_PATH = "/usr/local/bin:/usr/bin:/bin"
+# Debian's dunstrc, committed (Tests/Fixtures/dunst/README.md says where it comes from).
+DUNSTRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Fixtures", "dunst", "dunstrc")
 COMMENT = "W8Trackr user_manager.py pid"  # the GECOS of a user this script made, then its PID
 
 # The namespace's init (PID 1 of the new PID namespace): mounts, says so, then reaps orphans until its stdin, a

@@ -80,8 +80,6 @@ public struct Doctor: Sendable {
         case let problem?: problem.localizedDescription
         }
     }
-    /// Directories searched for the units besides the user's own, as `systemd-analyze --user unit-paths` lists.
-    public var systemUnitDirectories = ["/etc/systemd/user", "/usr/local/lib/systemd/user", "/usr/lib/systemd/user"]
     /// The user manager, asked for each unit's state; nil asks nothing.
     public var systemctl: (any SystemctlRunning)? = nil
 
@@ -150,13 +148,12 @@ public struct Doctor: Sendable {
         return nil
     }
 
-    /// Each enabled-by-install unit: the first directory that has it, and whether a `*.wants/` link enables it.
+    /// Each enabled-by-install unit: the first directory of the unit search path (`Paths.systemdUnitPath`, which
+    /// `$SYSTEMD_UNIT_PATH` can set) that has it, and whether a `*.wants/` link in any of them enables it, as the
+    /// user manager reads them.
     func units() -> [UnitReport] {
-        let user = paths.systemdUserDirectory
-        let directories =
-            [user, systemUnitDirectories[0], paths.xdg.dataHome + "/systemd/user"]
-            + systemUnitDirectories.dropFirst()
-        let wants = [user, systemUnitDirectories[0]]
+        let directories = paths.systemdUnitPath
+        let wants = directories
         let fm = FileManager.default
         return SystemdUnit.enabledUnits.map(\.fileName).map { name in
             let path = directories.map { $0 + "/" + name }.first { fm.fileExists(atPath: $0) }

@@ -64,6 +64,9 @@ public struct SystemdInstaller: Sendable {
     /// The absolute path the units run.
     public let executable: String
     public let systemctl: any SystemctlRunning
+    /// The user manager's unit search path (`Paths.systemdUnitPath`): `uninstall` names the units it still finds
+    /// there, which another install put in place (`make install`, a package).
+    public var searchPath: [String] = []
 
     public init(directory: String, executable: String, systemctl: any SystemctlRunning) {
         self.directory = directory
@@ -112,6 +115,19 @@ public struct SystemdInstaller: Sendable {
     /// Stops and disables the units and removes the unit files this installer wrote; others are left, with a
     /// warning. Each step is told to `report` as it happens.
     public func uninstall(report: (SystemdMessage) -> Void) throws {
+        try removeUnits(report: report)
+        let fm = FileManager.default
+        for base in searchPath where base != directory {
+            let found = SystemdUnit.enabledUnits.map(\.fileName).filter { fm.fileExists(atPath: base + "/" + $0) }
+            guard !found.isEmpty else { continue }
+            report(
+                .warning(
+                    "systemd still finds \(found.joined(separator: " and ")) in \(base), which 'w8 systemd install' "
+                        + "did not write; 'make uninstall' or the package manager removes them"))
+        }
+    }
+
+    private func removeUnits(report: (SystemdMessage) -> Void) throws {
         let installed = SystemdUnit.allCases.map { directory + "/" + $0.fileName }.compactMap { path in
             (try? String(contentsOfFile: path, encoding: .utf8)).map { (path, SystemdUnit.isGenerated($0)) }
         }

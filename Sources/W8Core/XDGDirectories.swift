@@ -13,6 +13,8 @@ public struct XDGDirectories: Sendable, Equatable {
     public let cacheHome: String
     /// `$XDG_DATA_DIRS`, default `/usr/local/share:/usr/share`.
     public let dataDirectories: [String]
+    /// `$XDG_CONFIG_DIRS`, default `/etc/xdg`.
+    public let configDirectories: [String]
     /// `$XDG_RUNTIME_DIR`; it has no default.
     public let runtimeDirectory: String?
 
@@ -38,6 +40,8 @@ public struct XDGDirectories: Sendable, Equatable {
         cacheHome = base("XDG_CACHE_HOME", ".cache")
         let dirs = variable("XDG_DATA_DIRS").flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share"
         dataDirectories = dirs.split(separator: ":").map(String.init).filter { $0.hasPrefix("/") }
+        let configDirs = variable("XDG_CONFIG_DIRS").flatMap { $0.isEmpty ? nil : $0 } ?? "/etc/xdg"
+        configDirectories = configDirs.split(separator: ":").map(String.init).filter { $0.hasPrefix("/") }
         runtimeDirectory = variable("XDG_RUNTIME_DIR").flatMap { $0.hasPrefix("/") ? $0 : nil }
     }
 

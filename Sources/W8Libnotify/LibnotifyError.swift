@@ -26,7 +26,9 @@ public enum LibnotifyError: Error, LocalizedError, Equatable, Sendable {
         case .serverError(let detail):
             "the notification server refused the notification: \(detail)"
         case .timedOut(let seconds):
-            "the notification server did not answer within \(seconds.formatted(.number.precision(.fractionLength(0...1)))) s; "
+            // In English whatever LANG says, as every message of w8: "2.5 s", never "2,5 s".
+            "the notification server did not answer within "
+                + "\(seconds.formatted(.number.precision(.fractionLength(0...1)).locale(Locale(identifier: "en_US_POSIX")))) s; "
                 + "it may be hung, try restarting it"
         case .libraryUnavailable(let detail):
             "libnotify cannot be loaded: \(detail)"

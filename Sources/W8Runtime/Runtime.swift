@@ -31,9 +31,11 @@ public struct Runtime: Sendable {
 
     /// The installer of the systemd user units running `executable`, in `$XDG_CONFIG_HOME/systemd/user`.
     public func systemdInstaller(executable: String) -> SystemdInstaller {
-        SystemdInstaller(
+        var installer = SystemdInstaller(
             directory: paths.systemdUserDirectory, executable: executable,
             systemctl: Systemctl(environment: environment))
+        installer.searchPath = paths.systemdUnitPath
+        return installer
     }
 
     /// The doctor, asking libnotify about the notification server.
@@ -199,6 +201,11 @@ public struct Runtime: Sendable {
     /// Where the session bus reads the notification servers it may start.
     public var serviceDirectories: [String] { paths.xdg.sessionServiceDirectories }
 
+    /// The waybar of this session, when `widget.signal` is set.
+    func statusBar(_ settings: Settings) -> WaybarRefresh {
+        WaybarRefresh(offset: settings.widgetSignal, runtimeDirectory: paths.xdg.runtimeDirectory)
+    }
+
     public func tracker(settings: Settings) throws -> Tracker {
         try tracker(settings: settings, database: database())
     }
@@ -207,13 +214,13 @@ public struct Runtime: Sendable {
         Tracker(
             database: database, sink: sink(),
             context: EvaluationContext(now: now, calendar: calendar, settings: settings),
-            statusBar: WaybarRefresh(offset: settings.widgetSignal))
+            statusBar: statusBar(settings))
     }
 
     public func intakeLog(_ settings: Settings) throws -> IntakeLog {
         IntakeLog(
             database: try database(), sink: sink(), settings: settings, now: now, calendar: calendar,
-            statusBar: WaybarRefresh(offset: settings.widgetSignal))
+            statusBar: statusBar(settings))
     }
 
     public func eventRunner() throws -> EventRunner { try eventRunner(settings: try settings()) }
@@ -231,7 +238,7 @@ public struct Runtime: Sendable {
             summaryImage: { [paths] summary in
                 Runtime.summaryChart(summary, database: database, paths: paths, calendar: calendar)
             },
-            statusBar: WaybarRefresh(offset: settings.widgetSignal))
+            statusBar: statusBar(settings))
     }
 
     /// The trend's days of the last `days` days; the trend itself is computed over the whole last year.

@@ -144,6 +144,9 @@ public final class HarnessScript: @unchecked Sendable {
             [repositoryRoot.appendingPathComponent("Tests/Support/\(file)").path, "--dir", directory.path] + arguments
         var environment = baseChildEnvironment()
         environment["HOME"] = directory.path
+        // The harness reads its screenshots with GdkPixbuf, which tells image types apart through the MIME
+        // database in /usr/share; the desktops it starts get environments of its own (desktop_common.py).
+        environment["XDG_DATA_DIRS"] = "/usr/share"
         process.environment = environment
         let stdin = Pipe()
         let stdout = Pipe()

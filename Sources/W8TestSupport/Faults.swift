@@ -163,7 +163,8 @@ extension W8Sandbox {
     /// What `sqlite3` prints for `sql` on the database: checks from outside w8.
     public func sqlite(_ sql: String) throws -> String {
         let sqlite3 = try requireExecutable("sqlite3", debianPackage: "sqlite3")
-        let output = try runCommand(sqlite3, [databasePath, sql], environment: baseChildEnvironment())
+        // sqlite3 reads ~/.sqliterc: the sandbox's HOME has none.
+        let output = try runCommand(sqlite3, [databasePath, sql], environment: childEnvironment(in: root))
         guard output.status == 0 else {
             throw NotificationServerFixtureError.commandFailed(
                 "sqlite3 \(sql)", status: output.status, stderr: output.stderr)

@@ -178,16 +178,6 @@ public struct SessionUser: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// The environment every child starts from: PATH, HOME and a UTF-8 locale, nothing from the session.
-func baseChildEnvironment() -> [String: String] {
-    let parent = ProcessInfo.processInfo.environment
-    var environment = ["PATH": parent["PATH"] ?? "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8"]
-    environment["HOME"] = parent["HOME"]
-    // Under `make test-sanitize` and `make test-tsan`, the instrumented children report where the run looks.
-    for name in ["ASAN_OPTIONS", "UBSAN_OPTIONS", "TSAN_OPTIONS"] { environment[name] = parent[name] }
-    return environment
-}
-
 /// How much longer than usual a timed expectation may take: `W8_TEST_TIME_SCALE`, set by the sanitizer runs whose
 /// instrumented binaries start and run several times slower; 1 otherwise.
 public let testTimeScale = ProcessInfo.processInfo.environment["W8_TEST_TIME_SCALE"].flatMap(Double.init) ?? 1

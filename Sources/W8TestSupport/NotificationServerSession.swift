@@ -4,7 +4,8 @@ import W8Libnotify
 
 /// The notification servers the tests run for real, each with the configuration its Debian package ships.
 public enum NotificationServerKind: String, CaseIterable, Sendable, CustomStringConvertible {
-    /// dunst under Xvfb, with no `-config`: it reads the package's `/etc/xdg/dunst/dunstrc`.
+    /// dunst under Xvfb, with no `-config`: it reads Debian's dunstrc (committed, `Tests/Fixtures/dunst`) from the
+    /// sandbox's `XDG_CONFIG_DIRS`, as it reads `/etc/xdg/dunst/dunstrc` on a desktop.
     case dunst
     /// Xfce's server under Xvfb, without xfconfd (it falls back to its defaults).
     case xfce4Notifyd = "xfce4-notifyd"
@@ -89,6 +90,12 @@ public final class NotificationServerSession {
         var started: [() -> Void] = []
         do {
             systemDataDirectory = bus.directory.url.appendingPathComponent("share-system")
+            if kind == .dunst {
+                let directory = try bus.directory.subdirectory("config-system/dunst")
+                try FileManager.default.copyItem(
+                    at: repositoryRoot.appendingPathComponent("Tests/Fixtures/dunst/dunstrc"),
+                    to: directory.appendingPathComponent("dunstrc"))
+            }
             if kind == .mako {
                 let sway = try SwayCompositor(bus: bus)
                 started.append(sway.stop)
@@ -105,6 +112,7 @@ public final class NotificationServerSession {
             self.monitor = monitor
 
             var serverEnvironment = bus.environment
+            // The servers are GTK and Qt programs: their schemas, themes and the MIME database are in /usr/share.
             serverEnvironment["XDG_DATA_DIRS"] = systemDataDirectory.path + ":/usr/share"
             if let xvfb { serverEnvironment["DISPLAY"] = xvfb.display }
             if let sway { serverEnvironment["WAYLAND_DISPLAY"] = sway.waylandDisplay }
@@ -251,137 +259,6 @@ public final class NotificationServerSession {
     deinit { stop() }
 }
 
-/// An X display of its own (Xvfb picks a free number with `-displayfd`).
-final class XvfbDisplay {
-    let display: String
-    private let xvfb: ChildProcess
-
-    init(logDirectory: URL, screen: String = "1024x768x24") throws {
-        let path = try requireExecutable("Xvfb", debianPackage: "xvfb")
-        xvfb = try ChildProcess(
-            name: "Xvfb", executable: path, arguments: ["-displayfd", "1", "-nolisten", "tcp", "-screen", "0", screen],
-            environment: baseChildEnvironment(), logDirectory: logDirectory)
-        let number = try xvfb.readLine(timeout: 5).trimmingCharacters(in: .whitespaces)
-        guard Int(number) != nil else {
-            xvfb.stop()
-            throw NotificationServerFixtureError.didNotStart("Xvfb", log: "display \(number)\n" + xvfb.log)
-        }
-        display = ":" + number
-    }
-
-    /// `import -window root` (imagemagick).
-    func screenshot(to url: URL) throws {
-        let importPath = try requireExecutable("import", debianPackage: "imagemagick")
-        var environment = baseChildEnvironment()
-        environment["DISPLAY"] = display
-        let output = try runCommand(importPath, ["-window", "root", url.path], environment: environment)
-        guard output.status == 0 else {
-            throw NotificationServerFixtureError.commandFailed(
-                "import -window root", status: output.status, stderr: output.stderr)
-        }
-    }
-
-    func stop() { xvfb.stop() }
-}
-
-/// A headless sway (wlroots' headless backend, pixman renderer, no input devices) on `bus`'s user and runtime
-/// directory: the Wayland desktop that mako and waybar need. sway refuses to run as root.
-public final class SwayCompositor {
-    /// `WAYLAND_DISPLAY`, such as "wayland-1".
-    public let waylandDisplay: String
-    /// The output's size in pixels.
-    public let width: Int
-    public let height: Int
-    private let bus: PrivateSessionBus
-    private let sway: ChildProcess
-    private var clients: [ChildProcess] = []
-
-    /// The background colour of the output.
-    public static let background = "#203040"
-
-    init(bus: PrivateSessionBus, width: Int = 1280, height: Int = 800) throws {
-        let path = try requireExecutable("sway", debianPackage: "sway")
-        _ = try requireExecutable("grim", debianPackage: "grim")
-        self.bus = bus
-        self.width = width
-        self.height = height
-        let config = bus.directory.url.appendingPathComponent("sway.conf")
-        try "output HEADLESS-1 mode \(width)x\(height) bg \(Self.background) solid_color\n"
-            .write(to: config, atomically: true, encoding: .utf8)
-        var environment = bus.environment
-        environment["WLR_BACKENDS"] = "headless"
-        environment["WLR_LIBINPUT_NO_DEVICES"] = "1"
-        environment["WLR_RENDERER"] = "pixman"
-        sway = try ChildProcess(
-            name: "sway", executable: path, arguments: ["-c", config.path], environment: environment,
-            logDirectory: bus.directory.url, user: bus.user)
-        let deadline = Date().addingTimeInterval(5)
-        var socket: String?
-        while socket == nil {
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: bus.runtimeDirectory.path)) ?? []
-            socket = names.sorted().first { $0.hasPrefix("wayland-") && !$0.hasSuffix(".lock") }
-            guard socket == nil else { break }
-            guard sway.process.isRunning, Date() < deadline else {
-                sway.stop()
-                throw NotificationServerFixtureError.didNotStart("sway (as \(bus.user))", log: sway.log)
-            }
-            usleep(20_000)
-        }
-        waylandDisplay = socket!
-    }
-
-    /// The environment of a Wayland client on this compositor.
-    public var environment: [String: String] {
-        var environment = bus.environment
-        environment["WAYLAND_DISPLAY"] = waylandDisplay
-        return environment
-    }
-
-    /// Starts a client of the compositor as the bus's user, with `environment` plus `WAYLAND_DISPLAY` and the
-    /// runtime directory; it is stopped with the compositor.
-    public func startClient(
-        name: String, executable: String, arguments: [String], environment: [String: String]
-    ) throws {
-        var environment = environment
-        environment["WAYLAND_DISPLAY"] = waylandDisplay
-        environment["XDG_RUNTIME_DIR"] = bus.runtimeDirectory.path
-        clients.append(
-            try ChildProcess(
-                name: name, executable: executable, arguments: arguments, environment: environment,
-                logDirectory: bus.directory.url, user: bus.user))
-    }
-
-    /// The log of the client started as `name`.
-    public func clientLog(_ name: String) -> String { clients.first { $0.name == name }?.log ?? "" }
-
-    /// `grim` as the compositor's user into its own directory, then copied to `url`. Retries for up to 2 s while
-    /// the output is not ready yet.
-    func screenshot(to url: URL) throws {
-        let grim = try requireExecutable("grim", debianPackage: "grim")
-        let shot = bus.directory.url.appendingPathComponent("grim-\(UUID().uuidString.prefix(8)).png")
-        let deadline = Date().addingTimeInterval(2)
-        while true {
-            let output = try bus.run(grim, [shot.path], environment: environment)
-            if output.status == 0 { break }
-            guard Date() < deadline else {
-                throw NotificationServerFixtureError.commandFailed("grim", status: output.status, stderr: output.stderr)
-            }
-            usleep(100_000)
-        }
-        // Copied, not moved, so that the file belongs to the user running the tests.
-        try? FileManager.default.removeItem(at: url)
-        try FileManager.default.copyItem(at: shot, to: url)
-        try? FileManager.default.removeItem(at: shot)
-    }
-
-    public var log: String { sway.log }
-
-    func stop() {
-        for client in clients.reversed() { client.stop() }
-        sway.stop()
-    }
-}
-
 /// `busctl monitor` on a private bus: every `Notify` call to the notification server and how it was answered,
 /// as the server received it. For servers with no command to list what they show.
 public final class NotifyCallMonitor {
@@ -429,158 +306,3 @@ public final class NotifyCallMonitor {
 
     func stop() { process.stop() }
 }
-
-/// A `Notify` call as a D-Bus monitor saw it.
-public struct NotifyCall: Sendable, Equatable, CustomStringConvertible {
-    public var appName: String
-    public var replacesID: UInt32
-    /// `app_icon`: a file path or a themed name.
-    public var icon: String
-    public var summary: String
-    public var body: String
-    /// Hints by name, their values as text ("x-w8trackr.milestone", "1").
-    public var hints: [String: String]
-    /// Each hint's D-Bus type ("s", "y", "x").
-    public var hintTypes: [String: String] = [:]
-    /// The buttons: id, label, id, label …
-    public var actions: [String] = []
-    public var timeout: Int32
-    /// The server's answer; nil while none has come.
-    public var reply: NotifyReply?
-
-    public var description: String {
-        "Notify(\(appName), icon \(icon), \(summary): \(body), hints \(hints)) → \(reply.map { "\($0)" } ?? "no answer")"
-    }
-
-    /// Reads `busctl monitor --json=short` output: one JSON message a line.
-    static func decode(monitorLines text: String) throws -> [NotifyCall] {
-        var calls: [(sender: String, cookie: Int, call: NotifyCall)] = []
-        var replies: [String: NotifyReply] = [:]
-        for line in text.split(separator: "\n") {
-            guard let message = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                let type = message["type"] as? String
-            else { continue }
-            let payload = (message["payload"] as? [String: Any])?["data"] as? [Any] ?? []
-            switch type {
-            case "method_call"
-            where message["member"] as? String == "Notify"
-                && message["interface"] as? String == "org.freedesktop.Notifications":
-                guard payload.count == 8, let sender = message["sender"] as? String,
-                    let cookie = (message["cookie"] as? NSNumber)?.intValue
-                else {
-                    throw NotificationServerFixtureError.unreadableOutput("busctl monitor", output: String(line))
-                }
-                let hints = (payload[6] as? [String: Any] ?? [:]).mapValues { value -> String in
-                    let data = (value as? [String: Any])?["data"]
-                    return data.map { "\($0)" } ?? ""
-                }
-                let hintTypes = (payload[6] as? [String: Any] ?? [:]).mapValues { value -> String in
-                    (value as? [String: Any])?["type"] as? String ?? ""
-                }
-                calls.append(
-                    (
-                        sender, cookie,
-                        NotifyCall(
-                            appName: payload[0] as? String ?? "",
-                            replacesID: (payload[1] as? NSNumber)?.uint32Value ?? 0,
-                            icon: payload[2] as? String ?? "", summary: payload[3] as? String ?? "",
-                            body: payload[4] as? String ?? "", hints: hints, hintTypes: hintTypes,
-                            actions: payload[5] as? [String] ?? [], timeout: (payload[7] as? NSNumber)?.int32Value ?? 0,
-                            reply: nil)
-                    ))
-            case "method_return", "error":
-                guard let destination = message["destination"] as? String,
-                    let cookie = (message["reply_cookie"] as? NSNumber)?.intValue
-                else { continue }
-                replies["\(destination) \(cookie)"] =
-                    type == "error"
-                    ? .error(name: message["error_name"] as? String ?? "", message: payload.first as? String ?? "")
-                    : (payload.first as? NSNumber).map { .id($0.uint32Value) } ?? .error(name: "", message: "")
-            default:
-                continue
-            }
-        }
-        return calls.map { entry in
-            var call = entry.call
-            call.reply = replies["\(entry.sender) \(entry.cookie)"]
-            return call
-        }
-    }
-}
-
-/// How a notification server answered a `Notify` call.
-public enum NotifyReply: Sendable, Equatable, CustomStringConvertible {
-    /// The id it gave the notification.
-    case id(UInt32)
-    /// A D-Bus error.
-    case error(name: String, message: String)
-
-    public var id: UInt32? {
-        if case .id(let id) = self { return id }
-        return nil
-    }
-
-    public var description: String {
-        switch self {
-        case .id(let id): "id \(id)"
-        case .error(let name, let message): "error \(name): \(message)"
-        }
-    }
-}
-
-/// A PNG of a test's screen, measured with ImageMagick.
-public struct Screenshot: Sendable {
-    public let url: URL
-
-    public init(url: URL) {
-        self.url = url
-    }
-
-    /// The number of pixels within `fuzzPercent` of `colour` (`#rrggbb`), in `region` (`WxH+X+Y`) or everywhere.
-    public func pixels(near colour: String, fuzzPercent: Int = 8, region: String? = nil) throws -> Int {
-        let convert = try requireExecutable("convert", debianPackage: "imagemagick")
-        let crop = region.map { ["-crop", $0, "+repage"] } ?? []
-        let output = try runCommand(
-            convert,
-            [url.path] + crop + [
-                "-alpha", "off", "-fuzz", "\(fuzzPercent)%", "-fill", "black", "+opaque", colour, "-fill", "white",
-                "-opaque", colour, "-format", "%[fx:round(mean*w*h)]", "info:",
-            ], environment: baseChildEnvironment())
-        guard output.status == 0, let count = Int(output.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            throw NotificationServerFixtureError.unreadableOutput(
-                "convert (count pixels)", output: output.stdout + output.stderr)
-        }
-        return count
-    }
-
-    /// The number of pixels that differ between `region` (`WxH+X+Y`, default all) of this screenshot and of `other`
-    /// (`compare -metric AE`).
-    public func differingPixels(from other: Screenshot, region: String? = nil) throws -> Int {
-        let compare = try requireExecutable("compare", debianPackage: "imagemagick")
-        let crop = region.map { "[\($0)]" } ?? ""
-        let output = try runCommand(
-            compare, ["-metric", "AE", url.path + crop, other.url.path + crop, "null:"],
-            environment: baseChildEnvironment())
-        // compare exits 1 when the images differ, and prints the metric on stderr.
-        guard output.status <= 1, let count = Int(output.stderr.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            throw NotificationServerFixtureError.unreadableOutput(
-                "compare -metric AE", output: output.stdout + output.stderr)
-        }
-        return count
-    }
-
-    /// A copy of this screenshot at `url`, to compare later screens with.
-    public func copy(to url: URL) throws -> Screenshot {
-        try? FileManager.default.removeItem(at: url)
-        try FileManager.default.copyItem(at: self.url, to: url)
-        return Screenshot(url: url)
-    }
-
-    /// The size of the PNG in bytes.
-    public var bytes: Int {
-        ((try? FileManager.default.attributesOfItem(atPath: url.path)[.size]) as? NSNumber)?.intValue ?? 0
-    }
-}
-
-/// Where tests keep their screenshots: `.build/screenshots/` of the checkout.
-public let screenshotDirectory = repositoryRoot.appendingPathComponent(".build/screenshots")

@@ -15,8 +15,9 @@ public struct W8Run: Sendable {
     public var stderrLines: [Substring] { stderr.split(separator: "\n") }
 }
 
-/// A private home for the built `w8`: its own XDG data and config directories, a pinned time zone, and by default
-/// no session bus (so no notification server); `environment` can add a bus and a display.
+/// A private home for the built `w8`: `childEnvironment` in `root` (its own XDG directories, systemd unit path,
+/// locale and a pinned time zone) with `HOME` at `root`, and by default no session bus (so no notification server);
+/// `environment` can add a bus and a display.
 public final class W8Sandbox: @unchecked Sendable {
     public let root: URL
     public let executable: String
@@ -36,26 +37,24 @@ public final class W8Sandbox: @unchecked Sendable {
     }
 
     public init(
-        timeZone: String = "Europe/Berlin", extra: [String: String] = [:], user: SessionUser = .current
+        timeZone: String = pinnedTimeZone, extra: [String: String] = [:], user: SessionUser = .current
     ) throws {
         self.user = user
         root = try TemporaryDirectory(prefix: "w8-cli", owner: user).url
         executable = try user.runnable(try W8Sandbox.locateW8(), in: root)
         try FileManager.default.createDirectory(
             at: root.appendingPathComponent("run"), withIntermediateDirectories: true)
+        try makeSystemDataDirectory(in: root)
         try user.ownRecursively(root)
-        var env = baseChildEnvironment()
+        var env = childEnvironment(in: root, timeZone: timeZone)
         env["HOME"] = root.path
-        env["XDG_DATA_HOME"] = root.appendingPathComponent("data").path
-        env["XDG_CONFIG_HOME"] = root.appendingPathComponent("config").path
         env["XDG_RUNTIME_DIR"] = root.appendingPathComponent("run").path
-        env["TZ"] = timeZone
         environment = env.merging(extra) { $1 }
     }
 
     /// A sandbox that reaches `bus` and nothing else: no DISPLAY, because `w8` must not need one. `w8` runs as the
     /// bus's user, the only one the bus admits.
-    public convenience init(bus: PrivateSessionBus, timeZone: String = "Europe/Berlin", extra: [String: String] = [:])
+    public convenience init(bus: PrivateSessionBus, timeZone: String = pinnedTimeZone, extra: [String: String] = [:])
         throws
     {
         try self.init(
@@ -67,7 +66,7 @@ public final class W8Sandbox: @unchecked Sendable {
 
     /// A sandbox whose `w8` runs as `session`'s user and reaches its bus, and finds the icons installed in its
     /// `systemDataDirectory` (like `/usr/local/share`). No DISPLAY or WAYLAND_DISPLAY: `w8` needs neither.
-    public convenience init(session: NotificationServerSession, timeZone: String = "Europe/Berlin") throws {
+    public convenience init(session: NotificationServerSession, timeZone: String = pinnedTimeZone) throws {
         try self.init(
             bus: session.bus, timeZone: timeZone, extra: ["XDG_DATA_DIRS": session.systemDataDirectory.path])
     }

@@ -4,7 +4,8 @@ import Foundation
 /// sandbox, re-run on SIGRTMIN+`signal` as a person's config would (README). Each run of the module appends its
 /// output to `marker`, so a test sees when waybar re-ran it; screenshots show the bar.
 ///
-/// Everything runs as `SessionUser.unprivileged()`: sway refuses root, and `w8` signals only its own user's waybar.
+/// Everything runs as `SessionUser.unprivileged()`: sway refuses root, and `w8` signals only its own user's waybar
+/// in its own session (the same `XDG_RUNTIME_DIR`), so two test runs on one machine leave each other's bars alone.
 public final class WaybarSession {
     public let bus: PrivateSessionBus
     public let sway: SwayCompositor
@@ -55,9 +56,13 @@ public final class WaybarSession {
 
         """.write(to: style, atomically: true, encoding: .utf8)
         try bus.user.ownRecursively(bus.directory.url)
+        // waybar is a GTK program: its schemas, theme and icons are in /usr/share. Its XDG_RUNTIME_DIR is the bus's,
+        // as the sandbox's w8: that w8 signals this waybar and no other of the user (another test's, a person's).
+        var environment = sandbox.environment
+        environment["XDG_DATA_DIRS", default: ""] += ":/usr/share"
         try sway.startClient(
             name: "waybar", executable: waybar, arguments: ["-c", config.path, "-s", style.path],
-            environment: sandbox.environment)
+            environment: environment)
         guard waitForRuns(1, timeout: 5) else {
             throw NotificationServerFixtureError.didNotStart("waybar", log: sway.clientLog("waybar"))
         }

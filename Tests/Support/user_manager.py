@@ -9,8 +9,10 @@ Run it as root; PID 1 need not be systemd. DIR must be an existing, empty direct
 It starts the following, all inside one new mount and PID namespace:
   * tmpfs mounts over /run/systemd (with system/ in it: systemd --user refuses to run without
     /run/systemd/system, and the host never sees it), /run/user (with /run/user/UID, 0700, owned by the user),
-    /run/log, and /etc/systemd/user. The last hides the host's global user units (here mako, swaync and waybar
-    wanted by graphical-session.target, pipewire by default.target); --host-user-units keeps them.
+    /run/log, /etc/systemd/user and /usr/local. /etc/systemd/user hides the host's global user units (here mako,
+    swaync and waybar wanted by graphical-session.target, pipewire by default.target), /usr/local what `make install`
+    put there (w8's units, binary and icons); --host-user-units keeps both. XDG_CONFIG_DIRS is DIR/config-system
+    (never /etc/xdg) and XDG_DATA_DIRS is /usr/share.
   * systemd-journald with Storage=volatile, for the manager's logs and those of every user unit.
   * /lib/systemd/systemd --user --log-target=journal, as the user, in cgroups it owns
     (/sys/fs/cgroup/{unified,systemd}/user.slice/user-UID.slice/user@UID.service, or /sys/fs/cgroup/user.slice/...
@@ -28,7 +30,8 @@ their cgroups (such a user has no live script PID and no processes).
 On success the script prints one JSON line:
     {"ready": true, "user", "uid", "gid", "home", "env": {...}, "holder_pid", "display", "seconds_to_start"}
 "env" is the environment that a command started by "run" gets: HOME, USER, LOGNAME, SHELL, XDG_RUNTIME_DIR,
-DBUS_SESSION_BUS_ADDRESS, DISPLAY, XDG_CONFIG_HOME, XDG_DATA_HOME, PATH, LANG, TZ, and LANGUAGE if it was given.
+DBUS_SESSION_BUS_ADDRESS, DISPLAY, XDG_CONFIG_HOME, XDG_DATA_HOME, PATH, LANG, TZ, XDG_CONFIG_DIRS, XDG_DATA_DIRS,
+and LANGUAGE if it was given.
 The manager starts with the same variables minus DISPLAY, XDG_CONFIG_HOME and XDG_DATA_HOME; DISPLAY is then added
 with set-environment. Its units inherit that environment, except PATH, which the manager replaces with its own.
 To enter the namespace, use `nsenter -t HOLDER_PID -m -p`.
@@ -92,6 +95,8 @@ JOURNALD = "/lib/systemd/systemd-journald"
 DUNST_UNIT = "w8-test-dunst.service"
 SESSION_TARGET = "w8-test-session.target"
 USER_PATH = "/usr/bin:/bin"  # never /usr/local: a w8 installed there is not the one under test
+# Debian's dunstrc, committed (Tests/Fixtures/dunst/README.md says where it comes from).
+DUNSTRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Fixtures", "dunst", "dunstrc")
 COMMENT = "W8Trackr user_manager.py pid"  # the GECOS of a user this script made, then its PID
 
 # The namespace's init (PID 1 of the new PID namespace): mounts, says so, then reaps orphans until its stdin, a
@@ -361,6 +366,10 @@ class Harness:
         mounts = [("/run/systemd", "mode=0755"), ("/run/user", "mode=0755"), ("/run/log", "mode=0755")]
         if not self.args.host_user_units:
             mounts.append(("/etc/systemd/user", "mode=0755"))
+            # What `make install` put under /usr/local (the units in lib/systemd/user, bin/w8, share/): the tests
+            # pass on a machine where w8 is installed, and run only the w8 they name.
+            if os.path.isdir("/usr/local"):
+                mounts.append(("/usr/local", "mode=0755"))
         argv = ["unshare", "--mount", "--propagation", "private", "--pid", "--fork", "--kill-child",
                 "--mount-proc", "--", "/usr/bin/python3", "-c", INIT, json.dumps(mounts)]
         self.note("spawn unshare ... " + json.dumps(mounts))
@@ -399,13 +408,14 @@ class Harness:
         with open(self.in_ns(f"/run/systemd/user/{SESSION_TARGET}"), "w") as f:
             f.write(SESSION_TARGET_TEXT)
 
-        with open("/etc/xdg/dunst/dunstrc") as f:
+        # Debian's dunstrc, committed (Tests/Fixtures/dunst/README.md): never the host's /etc/xdg.
+        with open(DUNSTRC) as f:
             rc = f.read()
         rc = rc.replace("stack_duplicates = true", "stack_duplicates = false")
         rc = rc.replace("history_length = 20", "history_length = 1000")
         record = os.path.join(self.dir, "dunst-record.sh")
         with open(os.path.join(self.dir, "dunstrc"), "w") as f:
-            f.write("# Debian's /etc/xdg/dunst/dunstrc; user_manager.py set stack_duplicates = false and "
+            f.write("# Debian's dunstrc (Tests/Fixtures/dunst/dunstrc); user_manager.py set stack_duplicates = false and "
                     "history_length = 1000,\n# and added the rule w8-test-record at the end.\n" + rc +
                     "\n# dunst 1.9's history has no urgency and no desktop-entry: a script records every "
                     "notification.\n[w8-test-record]\n    summary = \"*\"\n    script = " + record + "\n")
@@ -458,6 +468,10 @@ class Harness:
             "HOME": self.home, "USER": self.user, "LOGNAME": self.user, "SHELL": "/bin/sh",
             "XDG_RUNTIME_DIR": runtime, "DBUS_SESSION_BUS_ADDRESS": f"unix:path={runtime}/bus",
             "PATH": USER_PATH, "LANG": self.args.lang, "TZ": self.args.tz,
+            # Not the host's /etc/xdg (its systemd/user units, autostart): an empty directory of this run. The
+            # data directories are Debian's /usr/share alone, named here (dbus-user-session's bus reads its service
+            # files there); /usr/local is hidden.
+            "XDG_CONFIG_DIRS": os.path.join(self.dir, "config-system"), "XDG_DATA_DIRS": "/usr/share",
         }
         if self.args.language:
             self.manager_env["LANGUAGE"] = self.args.language

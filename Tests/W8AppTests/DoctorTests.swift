@@ -12,14 +12,18 @@ import W8TestSupport
 
     init() throws {
         directory = try TemporaryDirectory()
-        paths = Paths(xdg: XDGDirectories(environment: ["HOME": directory.path], accountHome: "/nowhere"))
+        // The host's unit directories (/etc/systemd/user, /usr/local/lib/systemd/user) are not searched.
+        let xdg = XDGDirectories(environment: ["HOME": directory.path], accountHome: "/nowhere")
+        paths = Paths(
+            xdg: xdg,
+            systemdUnitPath: [xdg.configHome + "/systemd/user", directory.appending("etc"), directory.appending("lib")]
+                .joined(separator: ":"))
     }
 
     func doctor(_ server: ServerStatus, settings: @escaping @Sendable () throws -> Settings = { Settings() }) -> Doctor
     {
         var doctor = Doctor(
             paths: paths, sessionBus: "unix:path=/run/bus", checkServer: { server }, loadSettings: settings)
-        doctor.systemUnitDirectories = [directory.appending("etc"), directory.appending("lib")]
         return doctor
     }
 

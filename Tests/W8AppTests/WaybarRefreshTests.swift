@@ -15,7 +15,7 @@ import Testing
         }
 
         /// A process `pid` with `comm` (newline-terminated, as the kernel writes it), an `exe` link and argv.
-        func add(_ pid: Int, comm: String, exe: String? = nil, argv: [String] = []) throws {
+        func add(_ pid: Int, comm: String, exe: String? = nil, argv: [String] = [], environ: [String]? = nil) throws {
             let directory = root.appendingPathComponent(String(pid))
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             try Data((comm + "\n").utf8).write(to: directory.appendingPathComponent("comm"))
@@ -25,6 +25,10 @@ import Testing
             }
             let cmdline = argv.map { Data($0.utf8) + Data([0]) }.reduce(Data(), +)
             try cmdline.write(to: directory.appendingPathComponent("cmdline"))
+            if let environ {
+                try environ.map { Data($0.utf8) + Data([0]) }.reduce(Data(), +)
+                    .write(to: directory.appendingPathComponent("environ"))
+            }
         }
 
         deinit { try? FileManager.default.removeItem(at: root) }
@@ -51,6 +55,20 @@ import Testing
         let found = WaybarRefresh(offset: 8, processRoot: proc.root.path).waybarProcesses()
 
         #expect(Set(found) == [100, 101, 102, 103])
+    }
+
+    @Test("Only the waybar of this session: another XDG_RUNTIME_DIR is another login's (or another test's) bar")
+    func onlyThisSession() throws {
+        let proc = try FakeProc()
+        try proc.add(100, comm: "waybar", environ: ["WAYLAND_DISPLAY=wayland-1", "XDG_RUNTIME_DIR=/run/user/1000"])
+        try proc.add(101, comm: "waybar", environ: ["XDG_RUNTIME_DIR=/tmp/w8-bus-other/run"])
+        try proc.add(102, comm: "waybar", environ: ["WAYLAND_DISPLAY=/run/user/1000/wayland-1"])
+        try proc.add(103, comm: "waybar")  // environ unreadable: kept
+        let mine = WaybarRefresh(offset: 8, processRoot: proc.root.path, runtimeDirectory: "/run/user/1000")
+        #expect(Set(mine.waybarProcesses()) == [100, 102, 103])
+        // Without a runtime directory of its own, w8 cannot tell sessions apart: every waybar of the user.
+        let anywhere = WaybarRefresh(offset: 8, processRoot: proc.root.path)
+        #expect(Set(anywhere.waybarProcesses()) == [100, 101, 102, 103])
     }
 
     @Test("The names of a real process: the test binary's own, through /proc")

@@ -73,7 +73,7 @@ import W8TestSupport
         }
         #expect(brightness > 0.001, "dunst showed nothing on the screen: \(dunst.log)")
         #expect(!dunst.log.contains("Failed to load image"), "\(dunst.log)")
-        let chart = w8.root.appendingPathComponent(".cache/w8trackr/summary-chart.png").path
+        let chart = w8.root.appendingPathComponent("cache/w8trackr/summary-chart.png").path  // $XDG_CACHE_HOME
         let summary = try #require(try dunst.history().first { $0.category == "x-w8trackr.summary" })
         #expect(summary.iconPath == "", "dunst drew the image-data pixels, not the file")
         let call = try #require(try monitor.calls().first { $0.summary == summary.summary })

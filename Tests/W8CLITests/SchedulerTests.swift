@@ -33,9 +33,13 @@ import W8TestSupport
         let (dunst, w8, daemon) = try weekWithDaemon(from: "2026-11-22 08:59:57")
         defer { dunst.stop() }
         defer { daemon.stop() }
-        Thread.sleep(forTimeInterval: 1.5)
+        // The daemon logs its plan when it starts: the summary at 09:00, three seconds ahead, and nothing sent yet.
+        try daemon.waitForLog("started; next: summary@2026-11-22T09:00", timeout: 5)
         #expect(try dunst.displayedCount() == 0, "sent early; log: \(daemon.log)")
         try daemon.waitForLog("summary@2026-11-22T09:00: sent", timeout: 6)
+        #expect(
+            daemon.log.components(separatedBy: "\n").filter { $0.contains(": sent") }.count == 1,
+            "one send, after the plan: \(daemon.log)")
         let shown = try dunst.history()
         #expect(shown.map(\.summary) == ["Your week: down 4.0 lb"])
         #expect(shown.first?.category == "x-w8trackr.summary")
@@ -165,8 +169,8 @@ final class LockedRuns: @unchecked Sendable {
         #expect(try dunst.history().map(\.summary) == ["Time for a weigh-in?"])
         try w8.run("config", "summary.enabled", "false")
         let off = try DaemonProcess(w8, fakeStart: "2026-11-29 08:59:58")
-        try off.waitForLog("no events enabled", timeout: 5)
-        Thread.sleep(forTimeInterval: 3)
+        // Its log says it plans nothing, which is the decision not to post: no need to watch for 3 seconds.
+        try off.waitForLog("started; no events enabled", timeout: 5)
         #expect(off.stop() == 0)
         #expect(!off.log.contains("sent"))
         #expect(try dunst.history().count == 1)

@@ -203,6 +203,48 @@ import W8TestSupport
         #expect(again.stderr == "")
     }
 
+    /// The sandbox's `SYSTEMD_UNIT_PATH` stands in for systemd's whole search path: its `units-system` is where
+    /// `make install` or a package puts the units (`/usr/local/lib/systemd/user`, `/usr/lib/systemd/user`).
+    @Test func doctorAndUninstallFollowTheUnitPathAndNameUnitsInstalledElsewhere() throws {
+        // Given the units installed system-wide, as `make install` does
+        let w8 = try W8Sandbox()
+        let system = w8.root.appendingPathComponent("units-system")
+        try FileManager.default.createDirectory(at: system, withIntermediateDirectories: true)
+        for name in Self.units {
+            let text = try w8.run("systemd", "print", "--executable", "/usr/local/bin/w8", name).stdout
+            try text.write(to: system.appendingPathComponent(name), atomically: true, encoding: .utf8)
+        }
+        // Then doctor finds them there, not enabled
+        var reports = try #require(try object(try w8.json("doctor"))["systemd_units"] as? [Object])
+        #expect(
+            reports.map { $0["path"] as? String }
+                == ["w8trackr.service", "w8trackr-summary.timer"].map {
+                    system.appendingPathComponent($0).path
+                })
+        #expect(reports.allSatisfy { $0["enabled"] as? Bool == false })
+
+        // When the user's own are installed and removed again
+        try #require(try w8.run("systemd", "install").status == 0)
+        reports = try #require(try object(try w8.json("doctor"))["systemd_units"] as? [Object])
+        #expect(reports.allSatisfy { ($0["path"] as? String)?.hasPrefix(w8.root.path + "/config/") == true })
+        let uninstall = try w8.run("systemd", "uninstall")
+
+        // Then uninstall says which ones systemd still finds
+        #expect(uninstall.status == 0)
+        #expect(
+            uninstall.stderr.hasSuffix(
+                "w8: warning: systemd still finds w8trackr.service and w8trackr-summary.timer in \(system.path), "
+                    + "which 'w8 systemd install' did not write; 'make uninstall' or the package manager removes them\n"
+            ), "\(uninstall.stderr)")
+        #expect(FileManager.default.fileExists(atPath: system.appendingPathComponent("w8trackr.service").path))
+        // And a SYSTEMD_UNIT_PATH ending in ':' is followed by systemd's own path, whose first directory is
+        // $XDG_CONFIG_HOME/systemd/user (the sandbox's)
+        try #require(try w8.run("systemd", "install").status == 0)
+        w8.environment["SYSTEMD_UNIT_PATH"] = w8.root.appendingPathComponent("empty").path + ":"
+        reports = try #require(try object(try w8.json("doctor"))["systemd_units"] as? [Object])
+        #expect(reports.first?["path"] as? String == w8.root.path + "/config/systemd/user/w8trackr.service")
+    }
+
     @Test func uninstallWithoutSystemctlRemovesTheEnablingLinksItself() throws {
         let w8 = try W8Sandbox()
         try w8.run("systemd", "install")

@@ -156,5 +156,9 @@ import W8TestSupport
         // What is left is the test's own drop-in: uninstall removes only what w8 wrote.
         let left = try manager.run(["ls", "-A", manager.home + "/.config/systemd/user"]).stdout
         #expect(left == "w8trackr-summary.timer.d\n", "\(left)")
+        // And the manager knows no unit of w8 any more: none from /usr/local/lib/systemd/user either, where
+        // `make install` puts them (CI installs before testing); the namespace hides the host's /usr/local.
+        let files = try manager.systemctl("list-unit-files", "--no-legend", "w8trackr*").stdout
+        #expect(files == "", "\(files)")
     }
 }

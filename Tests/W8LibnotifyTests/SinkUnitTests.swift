@@ -160,5 +160,8 @@ struct SinkUnitTests {
     @Test("The timeout message names the deadline")
     func timeoutMessage() {
         #expect(LibnotifyError.timedOut(seconds: 2).localizedDescription.contains("within 2 s"))
+        // Not in the test process's locale (the host's LANG): w8's messages are English.
+        #expect(LibnotifyError.timedOut(seconds: 2.5).localizedDescription.contains("within 2.5 s"))
+        #expect(LibnotifyError.timedOut(seconds: 1234).localizedDescription.contains("within 1234 s"))
     }
 }

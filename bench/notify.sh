@@ -39,10 +39,15 @@ export HOME=$home XDG_DATA_HOME=$home/data XDG_CONFIG_HOME=$home/config
 "$w8" goal 160 --date 2026-01-01 >/dev/null
 sqlite3 "$db" "PRAGMA wal_checkpoint(TRUNCATE);" >/dev/null
 # As any earlier w8 leaves the home: w8 keeps the emptied WAL and its index beside the database (sqlite3, closing
-# last, removed them). Each run starts from copies of the three files.
+# last, removed them), and the integrity stamp of the last changing command that checked the file (README, "Where the
+# data lives"): `goal` again, the same journey, checks the file sqlite3 changed and records it. Each run starts from
+# copies of the four files, their times kept (cp -p) and the database's inode too (cp onto the same file), so that the
+# stamp still describes them, as it does after any w8 run; without -p every run paid the whole-file check.
+"$w8" goal 160 --date 2026-01-01 >/dev/null
 "$w8" status >/dev/null
-for f in "" -wal -shm; do cp "$db$f" "$WORK/template.sqlite$f"; done
-reset="cp $WORK/template.sqlite $db && cp $WORK/template.sqlite-wal $db-wal && cp $WORK/template.sqlite-shm $db-shm"
+for f in "" -wal -shm .checked; do cp -p "$db$f" "$WORK/template.sqlite$f"; done
+reset="cp -p $WORK/template.sqlite $db && cp -p $WORK/template.sqlite-wal $db-wal && cp -p $WORK/template.sqlite-shm \
+$db-shm && cp -p $WORK/template.sqlite.checked $db.checked"
 
 # The text w8 posts for 25% of this journey, so that both post the same notification.
 eval "$reset"

@@ -58,6 +58,7 @@ gi.require_version("GdkPixbuf", "2.0")
 from gi.repository import GdkPixbuf, GLib  # noqa: E402
 
 USER = "w8test"
+FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Fixtures", "swaync")
 SERVER = "swaync"
 CC_NAME = "org.erikreider.swaync.cc"
 CC_PATH = "/org/erikreider/swaync/cc"
@@ -82,12 +83,10 @@ class Desktop(AtspiDesktop):
 
     @staticmethod
     def swaync_config():
-        """swaync's configuration as it will read it: none in our empty XDG_CONFIG_HOME, so /etc/xdg/swaync."""
-        try:
-            with open("/etc/xdg/swaync/config.json") as file:
-                return json.load(file)
-        except (OSError, ValueError):
-            return {}
+        """swaync's configuration as it will read it: Debian's, committed in Tests/Fixtures/swaync (its README says
+        where it comes from) and put in the session's XDG_CONFIG_DIRS; nothing of the host's /etc/xdg."""
+        with open(os.path.join(FIXTURES, "config.json")) as file:
+            return json.load(file)
 
     def start(self):
         started = time.monotonic()
@@ -97,8 +96,16 @@ class Desktop(AtspiDesktop):
         # The accessibility bus before swaync: GTK's atk-bridge looks for it once, when GTK starts.
         self.start_accessibility(deadline, user=USER)
 
+        # swaync's configuration: the committed copy of Debian's, where swaync looks after XDG_CONFIG_HOME.
+        xdg = os.path.join(self.directory, "xdg")
+        os.makedirs(os.path.join(xdg, "swaync"), exist_ok=True)
+        for name in ("config.json", "configSchema.json", "style.css"):
+            shutil.copyfile(os.path.join(FIXTURES, name), os.path.join(xdg, "swaync", name))
+        for path in (xdg, os.path.join(xdg, "swaync")):
+            os.chmod(path, 0o755)
         # GSETTINGS_BACKEND=memory: nothing can start dconf on this bus, and swaync keeps no setting we read.
-        self.children.spawn(SERVER, [SERVER], dict(self.base_env, GSETTINGS_BACKEND="memory"), user=USER)
+        self.children.spawn(SERVER, [SERVER], dict(self.base_env, GSETTINGS_BACKEND="memory", XDG_CONFIG_DIRS=xdg),
+                            user=USER)
         wait_for_owner(self.connection, NOTIFICATIONS, deadline, self.children, SERVER)
         wait_for_owner(self.connection, CC_NAME, deadline, self.children, SERVER)
         information = server_information(self.connection)

@@ -937,15 +937,21 @@ class AtspiDesktop:
         button = next((b for b in popup["buttons"] if b["label"] == label and "role" not in b), None)
         if button is None:
             raise CommandError(f"no button {label!r} on screen; buttons: {[b['label'] for b in popup['buttons']]}")
+        return self.invoke(notification_id, f"clicked {label!r}", lambda: self.click_center(button["extents"]),
+                           settle=0.3)
+
+    def invoke(self, notification_id, done, act, settle=0.0):
+        """Does act() (a click on a button, a pick from the server's menu), then waits (at most PRESS_DEADLINE s) for
+        the server's ActionInvoked for notification_id, and settle seconds more; answers the signals that followed.
+        done says what act() did, for the error."""
         start = self.recorder.signal_count()
-        self.click_center(button["extents"])
+        act()
         invoked = self.recorder.wait_for_signal(
             lambda s: s["name"] == "ActionInvoked" and s["id"] == notification_id,
             start, time.monotonic() + PRESS_DEADLINE)
         if invoked is None:
-            raise CommandError(f"clicked {label!r} but no ActionInvoked for {notification_id} within "
-                               f"{PRESS_DEADLINE} s")
-        time.sleep(0.3)
+            raise CommandError(f"{done} but no ActionInvoked for {notification_id} within {PRESS_DEADLINE} s")
+        time.sleep(settle)
         return {"signals": self.recorder.all_signals()[start:]}
 
     def click(self, notification_id):

@@ -32,7 +32,7 @@ sys.dont_write_bytecode = True  # no __pycache__ in the checkout
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from desktop_common import (  # noqa: E402
-    IMAGE_DIFFERENCE, NOTIFICATIONS, PRESS_DEADLINE, CommandError, StartError, image_difference, serve,
+    IMAGE_DIFFERENCE, NOTIFICATIONS, CommandError, StartError, image_difference, serve,
     server_information, wait_for_owner, wait_until)
 import desktop_lxqt  # noqa: E402
 
@@ -168,15 +168,7 @@ class Desktop(desktop_lxqt.Desktop):
             raise CommandError(f"dunst shows no notification {notification_id}")
         if not any(a["id"] == action for a in popup["actions"]):
             raise CommandError(f"dunst's menu offers no {action!r} for {notification_id}: {popup['actions']}")
-        start = self.recorder.signal_count()
-        self.menu(f"[{notification_id},{action}]")
-        invoked = self.recorder.wait_for_signal(
-            lambda s: s["name"] == "ActionInvoked" and s["id"] == notification_id,
-            start, time.monotonic() + PRESS_DEADLINE)
-        if invoked is None:
-            raise CommandError(f"picked {action!r} but no ActionInvoked for {notification_id} within "
-                               f"{PRESS_DEADLINE} s")
-        return {"signals": self.recorder.all_signals()[start:]}
+        return self.invoke(notification_id, f"picked {action!r}", lambda: self.menu(f"[{notification_id},{action}]"))
 
     def click(self, notification_id):
         popup = next((p for p in self.popups() if p["id"] == notification_id and p["extents"]), None)

@@ -31,7 +31,7 @@ sys.dont_write_bytecode = True  # no __pycache__ in the checkout
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from desktop_common import (  # noqa: E402
-    IMAGE_DIFFERENCE, NOTIFICATIONS, PRESS_DEADLINE, CommandError, StartError, image_difference, serve,
+    IMAGE_DIFFERENCE, NOTIFICATIONS, CommandError, StartError, image_difference, serve,
     server_information, wait_for_owner, wait_until)
 import desktop_swaync  # noqa: E402
 from desktop_swaync import USER, WIDTH  # noqa: E402
@@ -183,15 +183,8 @@ class Desktop(desktop_swaync.Desktop):
         label = next((a["label"] for a in popup["actions"] if a["id"] == action), None)
         if label is None:
             raise CommandError(f"notification {notification_id} has no action {action!r}")
-        start = self.recorder.signal_count()
-        self.makoctl("menu", "-n", str(notification_id), "grep", "-Fx", "--", label)
-        invoked = self.recorder.wait_for_signal(
-            lambda s: s["name"] == "ActionInvoked" and s["id"] == notification_id,
-            start, time.monotonic() + PRESS_DEADLINE)
-        if invoked is None:
-            raise CommandError(f"picked {label!r} but no ActionInvoked for {notification_id} within "
-                               f"{PRESS_DEADLINE} s")
-        return {"signals": self.recorder.all_signals()[start:]}
+        return self.invoke(notification_id, f"picked {label!r}",
+                           lambda: self.makoctl("menu", "-n", str(notification_id), "grep", "-Fx", "--", label))
 
     def click(self, notification_id):
         extents = self.popup(notification_id)["extents"]

@@ -18,7 +18,8 @@ let package = Package(
         // Pure domain: entries, units, goals, progress, milestones, intake, settings, import parsers, XDG rules.
         // Foundation only, no I/O: time, calendar, time zone and environment are passed in.
         .target(name: "W8Core"),
-        // SQLite through GRDB. The only module that imports GRDB.
+        // SQLite through GRDB. The only module that imports GRDB. It stores and applies no rule: a workflow runs its
+        // change, the milestone rules included, in one `StoreTransaction`.
         .target(
             name: "W8Store",
             dependencies: [
@@ -44,8 +45,9 @@ let package = Package(
         .target(name: "W8Scheduler", dependencies: ["W8Core", "W8App", "CW8Linux", "W8System"]),
         // Test doubles and fixtures shipped as a real target (like swift-log's InMemoryLogHandler).
         .target(name: "W8TestSupport", dependencies: ["W8Core", "W8Store", "W8Libnotify"]),
-        // The workflows: Tracker, IntakeLog, EventRunner, import and export, the systemd installer, the config file,
-        // paths, and the presentation (text and JSON reports).
+        // The workflows: Tracker (each change and its milestone rules in one write transaction), IntakeLog,
+        // EventRunner, import and export, the systemd installer, the config file, paths, and the presentation (text
+        // and JSON reports).
         .target(name: "W8App", dependencies: ["W8Core", "W8Store", "CW8Linux", "W8System"]),
         // cairo's C API, for the chart image, loaded with dlopen when a chart is drawn: the commands that draw none
         // never load cairo and X11. Only W8Chart imports it (its tests too, to decode the PNGs).

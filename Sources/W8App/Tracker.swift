@@ -29,9 +29,6 @@ public struct Tracker: Sendable {
     ) {
         self.database = database
         self.sink = sink
-        // A change that claims a notification lets the sink start connecting while the commit is fsynced.
-        var context = context
-        context.notificationClaimed = { [sink] in sink.prepare() }
         self.context = context
         self.statusBar = statusBar
     }
@@ -39,8 +36,32 @@ public struct Tracker: Sendable {
     /// The key of the daily weigh-in reminder, whose server id is kept so that logging a weight can close it.
     public static let weighInReminderKey = "reminder.weigh-in"
 
+    /// Runs `change` in one write transaction, the milestone rules included: the entry and its achievements
+    /// commit together, or neither does.
+    ///
+    /// Start-up trick for the bench row "w8 add posting a milestone / notify-send" (bench/README.md, "Start-up
+    /// tricks"): a change that claims a notification lets the sink start connecting before the commit's fsync.
+    func record<T>(
+        commit: Bool = true, _ change: (StoreTransaction) throws -> T, claimed: (T) -> RecordedChange
+    ) throws -> T {
+        try database.write(commit: commit) { transaction in
+            let result = try change(transaction)
+            if claimed(result).pending != nil { sink.prepare() }
+            return result
+        }
+    }
+
+    /// `record` for a change whose result is the change itself.
+    func record(_ change: (StoreTransaction) throws -> RecordedChange) throws -> RecordedChange {
+        try record(change, claimed: { $0 })
+    }
+
     public func add(_ entry: WeightEntry) throws -> TrackerOutcome {
-        var outcome = deliver(try database.addEntry(entry, context: context))
+        let change = try record { transaction in
+            let added = try transaction.saveEntry(entry, createdAt: context.now)
+            return try transaction.recordMilestones(context: context, rearm: true, entry: added)
+        }
+        var outcome = deliver(change)
         if let warning = closeWeighInReminder(), outcome.warning == nil { outcome.warning = warning }
         return outcome
     }
@@ -57,32 +78,67 @@ public struct Tracker: Sendable {
         }
     }
 
-    /// Imports entries in one transaction (see `AppDatabase.importEntries`). After a real import, the status bar
-    /// is refreshed and the one milestone notification the import earned, if any, is posted; a dry run touches
-    /// nothing outside its rolled-back transaction.
+    /// Imports entries in one transaction: `produce` adds them through the importer, then the milestones are
+    /// evaluated once against the current weight. If `produce` throws, nothing is written; in a dry run the
+    /// transaction is rolled back at the end, so the counts are exactly what a real import would give.
+    ///
+    /// `produce` may also restore a backup's goal, milestone state and achievements (`EntryImporter.restore`).
+    /// After a real import, the status bar is refreshed and the one milestone notification the import earned, if
+    /// any, is posted; a dry run touches nothing outside its rolled-back transaction.
     public func importEntries(
         dryRun: Bool, _ produce: (inout EntryImporter) throws -> Void
     ) throws -> (result: ImportResult, outcome: TrackerOutcome) {
-        let result = try database.importEntries(context: context, dryRun: dryRun, produce)
+        let result = try record(
+            commit: !dryRun,
+            { transaction in
+                var importer = transaction.importer(
+                    now: context.now, today: context.calendar.startOfDay(for: context.now))
+                try produce(&importer)
+                let change = try transaction.recordMilestones(context: context, rearm: true, entry: nil, history: true)
+                return ImportResult(
+                    added: importer.added, present: importer.present,
+                    achievementsRestored: importer.achievementsRestored,
+                    intakeRestored: importer.intakeRestored, addedToday: importer.addedToday, change: change)
+            }, claimed: { $0.change })
         guard !dryRun else { return (result, TrackerOutcome(change: result.change, notified: nil, warning: nil)) }
         var outcome = deliver(result.change)
         if result.addedToday, let warning = closeWeighInReminder(), outcome.warning == nil { outcome.warning = warning }
         return (result, outcome)
     }
 
+    /// Changes an entry and re-evaluates: an edit can be a regression.
     public func edit(id: Int64, _ edit: (inout WeightEntry) throws -> Void) throws -> TrackerOutcome {
-        deliver(try database.updateEntry(id: id, context: context, edit))
+        deliver(
+            try record { transaction in
+                let edited = try transaction.updateEntry(id: id, edit)
+                return try transaction.recordMilestones(context: context, rearm: true, entry: edited)
+            })
     }
 
+    /// Removes an entry and re-evaluates: a removal can be a regression.
     public func remove(id: Int64) throws -> TrackerOutcome {
-        deliver(try database.removeEntry(id: id, context: context))
+        deliver(
+            try record { transaction in
+                let removed = try transaction.removeEntry(id: id)
+                return try transaction.recordMilestones(context: context, rearm: true, entry: removed)
+            })
     }
 
+    /// Sets the goal (FR-009): a change of more than 10% begins a new journey with every milestone re-armed;
+    /// a smaller one keeps the journey, and achieved milestones are not notified again because of it. With
+    /// `anchoring`, a kept journey starts at `date` (`Goal.setting`).
     public func setGoal(_ weight: Weight, at date: Date, anchoring: Bool = false) throws -> (
         goal: Goal, newJourney: Bool, outcome: TrackerOutcome
     ) {
-        let (goal, newJourney, change) = try database.setGoal(
-            weight, at: date, anchoring: anchoring, context: context)
+        let (goal, newJourney, change) = try record(
+            { transaction -> (goal: Goal, newJourney: Bool, change: RecordedChange) in
+                let (goal, newJourney) = Goal.setting(
+                    weight, at: date, previous: try transaction.goal(), anchoring: anchoring)
+                try transaction.saveGoal(goal)
+                if newJourney { try transaction.rearmAllMilestones() }
+                let change = try transaction.recordMilestones(context: context, rearm: newJourney, entry: nil)
+                return (goal: goal, newJourney: newJourney, change: change)
+            }, claimed: { $0.change })
         return (goal, newJourney, deliver(change))
     }
 

@@ -4,25 +4,9 @@ import GRDB
 import GRDBSQLite
 import W8Core
 
-/// What an evaluation needs from outside: the moment, the person's calendar and their settings.
-public struct EvaluationContext: Sendable {
-    public var now: Date
-    public var calendar: Calendar
-    public var settings: Settings
-    /// Told inside the transaction when the change has claimed a notification, before the commit and its fsync:
-    /// `Tracker` lets its sink start connecting then (`NotificationSink.prepare`).
-    public var notificationClaimed: @Sendable () -> Void = {}
-
-    public init(now: Date, calendar: Calendar, settings: Settings) {
-        self.now = now
-        self.calendar = calendar
-        self.settings = settings
-    }
-}
-
 /// The W8Trackr database: it owns the schema and offers reads and writes named after what they do.
 public struct AppDatabase: Sendable {
-    private let writer: any DatabaseWriter
+    let writer: any DatabaseWriter
     public let path: String
     /// Opened by `salvaging(at:)`: reads skip what SQLite cannot read instead of failing.
     public var isSalvage = false
@@ -232,13 +216,9 @@ public struct AppDatabase: Sendable {
         }
     }
 
-    func writeChecked<T>(_ body: (Database) throws -> T) throws -> T { try write(body) }
-
-    func readChecked<T>(_ body: (Database) throws -> T) throws -> T { try read(body) }
-
     /// Throws `StoreError.damaged` when the file is damaged, the first time it is called on this value; the whole
     /// check is skipped while the integrity stamp holds (`IntegrityStamp`).
-    private func refuseDamage() throws {
+    func refuseDamage() throws {
         try integrity.run(database: stamped) {
             if let damage = try writer.read(AppDatabase.damage) {
                 AppDatabase.neverCheckpoint(writer)
@@ -248,7 +228,7 @@ public struct AppDatabase: Sendable {
     }
 
     /// `error` as a `StoreError`; damage that SQLite met removes the integrity stamp.
-    private func storeError(_ error: DatabaseError) -> StoreError {
+    func storeError(_ error: DatabaseError) -> StoreError {
         let converted = StoreError(error, path: path)
         if case .damaged = converted {
             integrity.damageFound(database: stamped)
@@ -262,104 +242,4 @@ public struct AppDatabase: Sendable {
     private static func neverCheckpoint(_ writer: any DatabaseWriter) {
         try? writer.writeWithoutTransaction { db in _ = cw8_sqlite3_no_checkpoint_on_close(db.sqliteConnection) }
     }
-
-    private func write<T>(_ body: (Database) throws -> T) throws -> T {
-        do {
-            try refuseDamage()
-            return try writer.write(body)
-        } catch let error as DatabaseError {
-            throw storeError(error)
-        }
-    }
-
-    /// Runs `body` in one immediate transaction, rolled back instead of committed when `commit` is false.
-    func transaction<T>(commit: Bool, _ body: (Database) throws -> T) throws -> T {
-        do {
-            try refuseDamage()
-            return try writer.writeWithoutTransaction { db in
-                var result: T?
-                try db.inTransaction(.immediate) {
-                    result = try body(db)
-                    return commit ? .commit : .rollback
-                }
-                return result!
-            }
-        } catch let error as DatabaseError {
-            throw storeError(error)
-        }
-    }
-
-    private func read<T>(_ body: (Database) throws -> T) throws -> T {
-        do { return try writer.read(body) } catch let error as DatabaseError {
-            throw StoreError(error, path: path)
-        }
-    }
-
-    // MARK: Entries
-
-    /// Records a weigh-in and evaluates the milestones, in one transaction.
-    public func addEntry(_ entry: WeightEntry, context: EvaluationContext) throws -> RecordedChange {
-        try write { db in
-            var added = entry
-            added.id = try EntryRecord.insert(entry, createdAt: context.now, db)
-            return try evaluate(db, context: context, rearm: true, entry: added)
-        }
-    }
-
-    /// Changes an entry and re-evaluates: an edit can be a regression.
-    public func updateEntry(
-        id: Int64, context: EvaluationContext, _ edit: (inout WeightEntry) throws -> Void
-    ) throws -> RecordedChange {
-        try write { db in
-            guard let found = try EntryRecord.fetchOne(db, key: id) else { throw StoreError.entryNotFound(id) }
-            var entry = found.entry
-            try edit(&entry)
-            entry.id = id
-            var record = EntryRecord(entry, createdAt: found.createdAt)
-            try record.update(db)
-            record.id = id
-            return try evaluate(db, context: context, rearm: true, entry: record.entry)
-        }
-    }
-
-    /// Removes an entry and re-evaluates: a removal can be a regression.
-    public func removeEntry(id: Int64, context: EvaluationContext) throws -> RecordedChange {
-        try write { db in
-            guard let found = try EntryRecord.fetchOne(db, key: id) else { throw StoreError.entryNotFound(id) }
-            try found.delete(db)
-            return try evaluate(db, context: context, rearm: true, entry: found.entry)
-        }
-    }
-
-    /// Entries newest first.
-    public func entries(limit: Int? = nil) throws -> [WeightEntry] {
-        try read { db in
-            try EntryRecord.order(EntryRecord.newestFirst).limit(limit ?? -1).fetchAll(db).map(\.entry)
-        }
-    }
-
-    public func entryCount() throws -> Int {
-        try read { db in try EntryRecord.fetchCount(db) }
-    }
-
-    // MARK: Notification slots
-
-    /// The server id of the notification last shown for `key`, if it is still recorded.
-    public func notificationID(forKey key: String) throws -> UInt32? {
-        try read { db in
-            try Int64.fetchOne(db, sql: "SELECT server_id FROM notification_slot WHERE key = ?", arguments: [key])
-                .map { UInt32(truncatingIfNeeded: $0) }
-        }
-    }
-
-    public func setNotificationID(_ id: UInt32?, forKey key: String, at date: Date) throws {
-        try write { db in
-            if let id {
-                try NotificationSlotRecord(key: key, serverId: Int64(id), postedAt: date).save(db)
-            } else {
-                _ = try NotificationSlotRecord.deleteOne(db, key: key)
-            }
-        }
-    }
-
 }

@@ -3,20 +3,6 @@ import GRDB
 import GRDBSQLite
 import W8Core
 
-/// What an import did, or would have done in a dry run.
-public struct ImportResult: Sendable {
-    public var added: Int
-    /// Rows whose date and weight an entry already has.
-    public var present: Int
-    public var achievementsRestored: Int
-    /// Intake events a backup added (those already there are not added again).
-    public var intakeRestored: Int
-    /// Whether an added entry is dated today: logging today closes the weigh-in reminder.
-    public var addedToday: Bool
-    /// The one milestone evaluation at the end.
-    public var change: RecordedChange
-}
-
 /// Adds the rows of an import inside its transaction; an entry that is already there is not added again.
 public struct EntryImporter {
     let db: Database
@@ -120,26 +106,6 @@ public struct EntryImporter {
 }
 
 extension AppDatabase {
-    /// Imports entries in one transaction: `produce` adds them through the importer, then the milestones are
-    /// evaluated once against the current weight. If `produce` throws, nothing is written; in a dry run the
-    /// transaction is rolled back at the end, so the counts are exactly what a real import would give.
-    ///
-    /// `produce` may also restore a backup's goal, milestone state and achievements (`EntryImporter.restore`).
-    public func importEntries(
-        context: EvaluationContext, dryRun: Bool, _ produce: (inout EntryImporter) throws -> Void
-    ) throws -> ImportResult {
-        try transaction(commit: !dryRun) { db in
-            var importer = EntryImporter(
-                db: db, now: context.now, createdAt: StorageDate.text(context.now),
-                today: context.calendar.startOfDay(for: context.now))
-            try produce(&importer)
-            let change = try evaluate(db, context: context, rearm: true, entry: nil, history: true)
-            return ImportResult(
-                added: importer.added, present: importer.present, achievementsRestored: importer.achievementsRestored,
-                intakeRestored: importer.intakeRestored, addedToday: importer.addedToday, change: change)
-        }
-    }
-
     /// Calls `body` with every entry, oldest first, reading them one at a time.
     public func forEachEntry(_ body: (WeightEntry) throws -> Void) throws {
         if isSalvage {

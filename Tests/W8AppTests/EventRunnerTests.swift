@@ -72,8 +72,11 @@ import W8TestSupport
         let runner = runner(weighInSettings())
         let occurrence = try #require(runner.schedule.latest(.weighIn, atOrBefore: calendar.date(2026, 11, 23, 8)))
         let context = EvaluationContext(now: occurrence.date, calendar: calendar, settings: Settings())
-        _ = try store.database.addEntry(
-            WeightEntry(weight: Weight(180, .lb), date: calendar.date(2026, 11, 23, 0, 5)), context: context)
+        let tracker = Tracker(
+            database: store.database, sink: InMemoryNotificationSink(), context: context,
+            statusBar: CountingStatusBar())
+        _ = try tracker.add(
+            WeightEntry(weight: Weight(180, .lb), date: calendar.date(2026, 11, 23, 0, 5)))
 
         #expect(try runner.fire(occurrence, at: occurrence.date) == .skipped("a weight is already logged today"))
         #expect(sink.posted.isEmpty)

@@ -17,6 +17,24 @@ struct NoServer: Error, LocalizedError {
     var errorDescription: String? { "no notification server on the D-Bus session bus" }
 }
 
+/// A sink that, each time it is told a post will follow, notes how many achievements another connection reads then:
+/// the count before the claiming transaction commits, if it is told inside it.
+final class PreparingSink: NotificationSink, @unchecked Sendable {
+    let path: String
+    private let lock = NSLock()
+    private var _achievementsSeen: [Int] = []
+    var achievementsSeen: [Int] { lock.withLock { _achievementsSeen } }
+
+    init(path: String) { self.path = path }
+
+    func post(_ notification: DesktopNotification) throws -> UInt32 { 1 }
+    func close(id: UInt32) throws {}
+    func prepare() {
+        let seen = (try? AppDatabase.open(at: path).achievements().count) ?? -1
+        lock.withLock { _achievementsSeen.append(seen) }
+    }
+}
+
 /// The tracker ties the store, the rules and the sink together: a temporary database, the in-memory sink, Berlin.
 @Suite struct TrackerTests {
     let calendar = PinnedCalendar.berlin
@@ -66,6 +84,31 @@ struct NoServer: Error, LocalizedError {
         #expect(outcome.warning?.hasPrefix("notification not shown (no notification server") == true)
         #expect(try store.database.entryCount() == 2)
         #expect(try store.database.achievements().map(\.notificationSent) == [false])
+    }
+
+    @Test("The sink is told a post will follow inside the transaction that claims it, and only then")
+    func preparesBeforeTheClaimCommits() throws {
+        defer { store.directory.remove() }
+        let preparing = PreparingSink(path: store.database.path)
+        func tracker(at now: Date) -> Tracker {
+            Tracker(
+                database: store.database, sink: preparing,
+                context: EvaluationContext(now: now, calendar: calendar, settings: Settings()), statusBar: statusBar)
+        }
+        let day = calendar.date(2026, 11, 2, 7)
+        _ = try tracker(at: day).add(WeightEntry(weight: Weight(200, .lb), date: day))
+        _ = try tracker(at: day).setGoal(Weight(160, .lb), at: day)
+        #expect(preparing.achievementsSeen.isEmpty)
+
+        // Given a goal of 160 from 200, when 189 crosses 25%, then the sink hears of it before the commit.
+        let next = calendar.date(2026, 11, 9, 7)
+        _ = try tracker(at: next).add(WeightEntry(weight: Weight(189, .lb), date: next))
+        #expect(preparing.achievementsSeen == [0])
+        #expect(try store.database.achievements().count == 1)
+
+        // A change that claims nothing tells it nothing.
+        _ = try tracker(at: next).add(WeightEntry(weight: Weight(188, .lb), date: next.addingTimeInterval(60)))
+        #expect(preparing.achievementsSeen == [0])
     }
 
     @Test("Logging a weight closes the weigh-in reminder on screen, once")

@@ -43,16 +43,17 @@ import W8TestSupport
     /// A database with a goal, three weigh-ins (one in kg, one with a note that needs quoting), a drink and a meal.
     func seeded() throws -> AppDatabase {
         let db = try database("a")
-        let context = EvaluationContext(now: now, calendar: calendar, settings: Settings())
-        _ = try db.addEntry(
-            WeightEntry(weight: Weight(200, .lb), date: calendar.date(2026, 11, 1, 7)), context: context)
-        _ = try db.setGoal(Weight(160, .lb), at: calendar.date(2026, 11, 1, 8), context: context)
-        _ = try db.addEntry(
-            WeightEntry(weight: Weight(86.5, .kg), date: calendar.date(2026, 11, 10, 7), note: "a, \"b\"\nc"),
-            context: context)
-        _ = try db.addEntry(
-            WeightEntry(weight: Weight(189.2, .lb), date: calendar.date(2026, 11, 20, 7), bodyFatPercent: 24.5),
-            context: context)
+        let tracker = Tracker(
+            database: db, sink: InMemoryNotificationSink(),
+            context: EvaluationContext(now: now, calendar: calendar, settings: Settings()),
+            statusBar: CountingStatusBar())
+        _ = try tracker.add(
+            WeightEntry(weight: Weight(200, .lb), date: calendar.date(2026, 11, 1, 7)))
+        _ = try tracker.setGoal(Weight(160, .lb), at: calendar.date(2026, 11, 1, 8))
+        _ = try tracker.add(
+            WeightEntry(weight: Weight(86.5, .kg), date: calendar.date(2026, 11, 10, 7), note: "a, \"b\"\nc"))
+        _ = try tracker.add(
+            WeightEntry(weight: Weight(189.2, .lb), date: calendar.date(2026, 11, 20, 7), bodyFatPercent: 24.5))
         _ = try db.addIntake(
             IntakeEvent(kind: .water, date: calendar.date(2026, 11, 20, 9), volume: 250), goals: IntakeSettings(),
             notify: false, now: now, calendar: calendar)

@@ -21,9 +21,7 @@ import W8TestSupport
         defer { umask(old) }
         let path = dir.appending("share/w8trackr/w8trackr.sqlite")
         let db = try AppDatabase.open(at: path)
-        _ = try db.addEntry(
-            WeightEntry(weight: Weight(180, .lb), date: Date()),
-            context: EvaluationContext(now: Date(), calendar: PinnedCalendar.utc, settings: Settings()))
+        _ = try db.addEntry(WeightEntry(weight: Weight(180, .lb), date: Date()))
         #expect(try mode(dir.appending("share/w8trackr")) == 0o700)
         #expect(try mode(path) == 0o600)
         #expect(try mode(path + "-wal") == 0o600)
@@ -64,10 +62,9 @@ import W8TestSupport
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let path = dir.appending("w8trackr/w8trackr.sqlite")
-        let ctx = EvaluationContext(now: Date(), calendar: PinnedCalendar.utc, settings: Settings())
         for weight in [180.0, 179.5, 179.0] {
             _ = try AppDatabase.open(at: path).addEntry(
-                WeightEntry(weight: Weight(weight, .lb), date: Date()), context: ctx)
+                WeightEntry(weight: Weight(weight, .lb), date: Date()))
         }
         let attributes = try FileManager.default.attributesOfItem(atPath: path + "-wal")
         #expect((attributes[.size] as? NSNumber)?.intValue == 0)
@@ -85,15 +82,14 @@ import W8TestSupport
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let path = dir.appending("w8trackr/w8trackr.sqlite")
-        let ctx = EvaluationContext(now: Date(), calendar: PinnedCalendar.utc, settings: Settings())
         let walSize = {
             (try FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? NSNumber)?.intValue
         }
-        _ = try AppDatabase.open(at: path).addEntry(WeightEntry(weight: Weight(180, .lb), date: Date()), context: ctx)
+        _ = try AppDatabase.open(at: path).addEntry(WeightEntry(weight: Weight(180, .lb), date: Date()))
         #expect(try walSize() == 0)
 
         let adding = try AppDatabase.open(at: path)
-        _ = try adding.addEntry(WeightEntry(weight: Weight(179, .lb), date: Date()), context: ctx)
+        _ = try adding.addEntry(WeightEntry(weight: Weight(179, .lb), date: Date()))
         try adding.close(checkpoint: false)
 
         #expect(try walSize() ?? 0 > 0)
@@ -107,9 +103,8 @@ import W8TestSupport
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let path = dir.appending("w8trackr/w8trackr.sqlite")
-        let ctx = EvaluationContext(now: Date(), calendar: PinnedCalendar.utc, settings: Settings())
         _ = try AppDatabase.open(at: path).addEntry(
-            WeightEntry(weight: Weight(82.5, .kg), date: Date(), note: "a"), context: ctx)
+            WeightEntry(weight: Weight(82.5, .kg), date: Date(), note: "a"))
         let entries = try AppDatabase.open(at: path).entries()
         #expect(entries.count == 1)
         #expect(entries.first?.weight == Weight(82.5, .kg))

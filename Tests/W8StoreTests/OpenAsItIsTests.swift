@@ -11,15 +11,13 @@ import W8TestSupport
 /// `AppDatabase.openAsItIs`, which a changing command runs on a second thread before it has read its settings and
 /// its input: it opens a database that needs nothing done to it, and otherwise leaves every file as it found it.
 @Suite(.serialized) struct OpenAsItIsTests {
-    static let context = EvaluationContext(now: Date(), calendar: PinnedCalendar.utc, settings: Settings())
-
     /// A database as w8 leaves it: its schema checkpointed into the file, then one entry added by a command that
     /// closed without a checkpoint, so that the entry is in the WAL.
     func existing(in dir: TemporaryDirectory) throws -> String {
         let path = dir.appending("w8trackr/w8trackr.sqlite")
         try AppDatabase.open(at: path).close()
         let database = try AppDatabase.open(at: path)
-        _ = try database.addEntry(WeightEntry(weight: Weight(180, .lb), date: Date()), context: Self.context)
+        _ = try database.addEntry(WeightEntry(weight: Weight(180, .lb), date: Date()))
         try database.close(checkpoint: false)
         return path
     }
@@ -59,7 +57,7 @@ import W8TestSupport
         let path = try existing(in: dir)
         let database = try #require(AppDatabase.openAsItIs(at: path))
         #expect(try database.entries().count == 1)
-        _ = try database.addEntry(WeightEntry(weight: Weight(179, .lb), date: Date()), context: Self.context)
+        _ = try database.addEntry(WeightEntry(weight: Weight(179, .lb), date: Date()))
         try database.close(checkpoint: false)
         #expect(try AppDatabase.open(at: path).entries().map(\.weight.value) == [179, 180])
     }

@@ -18,8 +18,8 @@ import W8TestSupport
     }
 
     static func importing(_ entries: [WeightEntry], into database: AppDatabase, now: Date) throws {
-        let context = EvaluationContext(now: now, calendar: PinnedCalendar.utc, settings: Settings())
-        _ = try database.importEntries(context: context, dryRun: false) { importer in
+        try database.write { transaction in
+            var importer = transaction.importer(now: now, today: PinnedCalendar.utc.startOfDay(for: now))
             for entry in entries { try importer.add(entry) }
         }
     }

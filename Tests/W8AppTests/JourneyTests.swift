@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import W8App
 import W8Core
 import W8Store
 import W8TestSupport
 
-/// A day of weigh-ins against a real SQLite file, with the clock and calendar pinned.
+/// A day of weigh-ins against a real SQLite file, through the tracker, with the clock and calendar pinned.
 struct Journey {
     let db: TemporaryDatabase
     var settings = Settings()
@@ -25,10 +26,16 @@ struct Journey {
 
     var context: EvaluationContext { EvaluationContext(now: now, calendar: calendar, settings: settings) }
 
+    /// The tracker of one command at `now`, posting to a sink that shows nothing.
+    var tracker: Tracker {
+        Tracker(
+            database: db.database, sink: InMemoryNotificationSink(), context: context, statusBar: CountingStatusBar())
+    }
+
     @discardableResult
     mutating func add(_ value: Double, _ unit: WeightUnit = .lb, hoursLater: Double = 1) throws -> RecordedChange {
         now += hoursLater * 3600
-        return try db.database.addEntry(WeightEntry(weight: Weight(value, unit), date: now), context: context)
+        return try tracker.add(WeightEntry(weight: Weight(value, unit), date: now)).change
     }
 
     @discardableResult
@@ -36,7 +43,8 @@ struct Journey {
         goal: Goal, newJourney: Bool, change: RecordedChange
     ) {
         now += 60
-        return try db.database.setGoal(Weight(value, unit), at: now, context: context)
+        let (goal, newJourney, outcome) = try tracker.setGoal(Weight(value, unit), at: now)
+        return (goal, newJourney, outcome.change)
     }
 }
 
@@ -195,9 +203,9 @@ struct Journey {
         try j.add(172)
         let bad = try j.add(160)
         #expect(bad.pending?.type == .complete)
-        let removed = try j.db.database.removeEntry(id: try #require(bad.entry?.id), context: j.context)
+        let removed = try j.tracker.remove(id: try #require(bad.entry?.id)).change
         #expect(Set(removed.evaluation.rearmed) == [.half, .threeQuarters, .complete])  // back to 40%
-        #expect(throws: StoreError.entryNotFound(999)) { try j.db.database.removeEntry(id: 999, context: j.context) }
+        #expect(throws: StoreError.entryNotFound(999)) { try j.tracker.remove(id: 999) }
     }
 
     @Test func clearingTheGoalStopsMilestones() throws {

@@ -41,7 +41,8 @@ public struct EvaluationContext: Sendable {
     public let calendar: Calendar
     public let settings: Settings
 
-    public init(now: Date, calendar: Calendar, settings: Settings) {
+    /// `settings` are a new person's unless given.
+    public init(now: Date, calendar: Calendar, settings: Settings = Settings()) {
         self.now = now
         self.calendar = calendar
         self.settings = settings

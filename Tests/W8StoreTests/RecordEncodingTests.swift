@@ -6,17 +6,17 @@ import W8TestSupport
 
 @testable import W8Store
 
-/// The records write their columns by hand (GRDB's Codable path costs a fifth of `w8 add`): they must write what
-/// GRDB's Codable encoding wrote, value for value, or stored dates would mix two spellings.
+/// `w8 add` writes its rows with plain SQL (StartUpTricks.swift, for its bench rows): they must hold what GRDB's
+/// Codable encoding of the records writes, value for value, or stored dates would mix two spellings.
 @Suite struct RecordEncodingTests {
-    /// A record as GRDB's Codable path writes it: its own `Encodable` conformance, in snake case.
-    struct CodableEncoding<Record: Encodable>: Encodable, EncodableRecord {
-        var record: Record
-        static var databaseColumnEncodingStrategy: DatabaseColumnEncodingStrategy { .convertToSnakeCase }
-        func encode(to encoder: any Encoder) throws { try record.encode(to: encoder) }
+    /// The row `id` of `table`, column by column.
+    static func stored(_ db: Database, _ table: String, id: Int64) throws -> [String: DatabaseValue] {
+        let row = try #require(try Row.fetchOne(db, sql: "SELECT * FROM \(table) WHERE rowid = ?", arguments: [id]))
+        return Dictionary(uniqueKeysWithValues: row.map { ($0, $1) })
     }
 
     @Test func writeWhatGRDBsCodableEncodingWrites() throws {
+        let database = try AppDatabase.inMemory()
         var random = SeededRandom.fromEnvironment("record encoding")
         for _ in 0..<500 {
             let date = Date(timeIntervalSince1970: Double.random(in: -2e9...4e9, using: &random))
@@ -25,20 +25,32 @@ import W8TestSupport
             let unit = Bool.random(using: &random) ? WeightUnit.lb : .kg
             let note = Bool.random(using: &random) ? "note \(weight)" : nil
             let fat = Bool.random(using: &random) ? Double.random(in: 2...75, using: &random) : nil
-            let id = Bool.random(using: &random) ? Int64.random(in: 1...1_000_000, using: &random) : nil
-            let entry = EntryRecord(
-                WeightEntry(id: id, weight: Weight(weight, unit), date: date, note: note, bodyFatPercent: fat),
-                createdAt: created)
-            #expect(try entry.databaseDictionary == CodableEncoding(record: entry).databaseDictionary)
+            let type = MilestoneType.allCases.randomElement(using: &random)!
+            let sent = Bool.random(using: &random)
+            try database.write { transaction in
+                let db = transaction.db
+                let added = try transaction.saveEntry(
+                    WeightEntry(weight: Weight(weight, unit), date: date, note: note, bodyFatPercent: fat),
+                    createdAt: created)
+                let entry = EntryRecord(added, createdAt: created)
+                #expect(try Self.stored(db, "entry", id: try #require(added.id)) == (try entry.databaseDictionary))
 
-            let achievement = AchievementRecord(
-                MilestoneAchievement(
-                    id: id, type: MilestoneType.allCases.randomElement(using: &random)!, dateAchieved: date,
-                    weight: weight, goalWeight: weight - 10, startWeight: weight + 10, unit: unit, progressPercent: 50,
-                    notificationSent: Bool.random(using: &random)))
-            #expect(try achievement.databaseDictionary == CodableEncoding(record: achievement).databaseDictionary)
-            let state = MilestoneStateRecord(type: achievement.type)
-            #expect(try state.databaseDictionary == CodableEncoding(record: state).databaseDictionary)
+                let recorded = try transaction.recordAchievement(
+                    MilestoneAchievement(
+                        type: type, dateAchieved: date, weight: weight, goalWeight: weight - 10,
+                        startWeight: weight + 10, unit: unit, progressPercent: 50, notificationSent: sent))
+                let achievement = AchievementRecord(recorded)
+                #expect(
+                    try Self.stored(db, "achievement", id: try #require(recorded.id))
+                        == (try achievement.databaseDictionary))
+
+                try transaction.rearmAllMilestones()
+                try transaction.markMilestoneAchieved(type)
+                let state = try #require(try Row.fetchOne(db, sql: "SELECT * FROM milestone_state"))
+                #expect(
+                    Dictionary(uniqueKeysWithValues: state.map { ($0, $1) })
+                        == (try MilestoneStateRecord(type: type).databaseDictionary))
+            }
         }
     }
 }

@@ -42,8 +42,9 @@ let package = Package(
         .target(name: "W8System"),
         // The scheduler thread: sleeps until the next event by the wall clock, wakes on config changes.
         .target(name: "W8Scheduler", dependencies: ["W8Core", "W8App", "CW8Linux", "W8System"]),
-        // Test doubles and fixtures shipped as a real target (like swift-log's InMemoryLogHandler).
-        .target(name: "W8TestSupport", dependencies: ["W8Core", "W8Store", "W8Libnotify"]),
+        // Test doubles and fixtures shipped as a real target (like swift-log's InMemoryLogHandler): the in-memory
+        // sink, temporary directories and databases, calendars pinned to time zones, the seeded generator.
+        .target(name: "W8TestSupport", dependencies: ["W8Core", "W8Store"]),
         // The workflows: Tracker, IntakeLog, EventRunner, import and export, the systemd installer, the config file,
         // paths, and the presentation (text and JSON reports).
         .target(name: "W8App", dependencies: ["W8Core", "W8Store", "CW8Linux", "W8System"]),
@@ -66,18 +67,27 @@ let package = Package(
             ]
         ),
         .testTarget(name: "W8CoreTests", dependencies: ["W8Core", "W8TestSupport"]),
-        .testTarget(name: "W8StoreTests", dependencies: ["W8Core", "W8Store", "W8TestSupport"]),
+        .testTarget(name: "W8StoreTests", dependencies: ["W8Core", "W8Store", "W8TestSupport", "W8TestHarness"]),
         .testTarget(
             name: "W8SchedulerTests", dependencies: ["W8Core", "W8App", "W8Scheduler", "W8System", "W8TestSupport"]),
         .testTarget(name: "W8AppTests", dependencies: ["W8Core", "W8Store", "W8App", "W8TestSupport"]),
         .testTarget(name: "W8SystemTests", dependencies: ["W8System", "W8TestSupport"]),
         .testTarget(name: "W8ChartTests", dependencies: ["W8Core", "W8Chart", "CCairo", "W8TestSupport"]),
-        .testTarget(name: "W8CLITests", dependencies: ["W8Core", "W8TestSupport"]),
+        .testTarget(name: "W8CLITests", dependencies: ["W8Core", "W8TestSupport", "W8TestHarness"]),
+        // Test-only, not shipped: the sandbox that runs the built w8, faults, and real desktops on private session
+        // buses (Xvfb, sway, dunst and the other servers, waybar, screenshots), one file per server.
+        .target(
+            name: "W8TestHarness", dependencies: ["W8Core", "W8Libnotify", "W8TestSupport"],
+            path: "Tests/W8TestHarness"),
         // Test-only: drives LibnotifyNotificationSink in its own process, with the session bus of its environment.
-        .executableTarget(name: "w8-notify-probe", dependencies: ["W8Core", "W8Libnotify", "W8TestSupport"]),
+        .executableTarget(
+            name: "w8-notify-probe", dependencies: ["W8Core", "W8Libnotify", "W8TestSupport", "W8TestHarness"],
+            path: "Tests/w8-notify-probe"),
         .testTarget(
             name: "W8LibnotifyTests",
-            dependencies: ["W8Core", "W8Libnotify", "CLibnotify", "W8TestSupport", "w8-notify-probe"]),
+            dependencies: [
+                "W8Core", "W8Libnotify", "CLibnotify", "W8TestSupport", "W8TestHarness", "w8-notify-probe",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

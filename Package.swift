@@ -13,6 +13,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
         // Pure domain: entries, units, goals, progress, milestones, intake, settings, import parsers, XDG rules.
@@ -38,8 +39,8 @@ let package = Package(
         // Linux calls Glibc's Swift module does not export (timerfd, signalfd), as small C wrappers.
         .target(name: "CW8Linux"),
         // The small POSIX layer every module's file and system calls go through: errors that carry the call and
-        // errno, the EINTR retry, and the atomic file writer.
-        .target(name: "W8System"),
+        // errno, the EINTR retry, and the durable atomic file writer (its descriptors through swift-system).
+        .target(name: "W8System", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
         // The scheduler thread: sleeps until the next event by the wall clock, wakes on config changes.
         .target(name: "W8Scheduler", dependencies: ["W8Core", "W8App", "CW8Linux", "W8System"]),
         // Test doubles and fixtures shipped as a real target (like swift-log's InMemoryLogHandler): the in-memory

@@ -13,6 +13,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
         // Pure domain: entries, units, goals, progress, milestones, intake, settings, import parsers, XDG rules.
@@ -39,12 +40,13 @@ let package = Package(
         // Linux calls Glibc's Swift module does not export (timerfd, signalfd), as small C wrappers.
         .target(name: "CW8Linux"),
         // The small POSIX layer every module's file and system calls go through: errors that carry the call and
-        // errno, the EINTR retry, and the atomic file writer.
-        .target(name: "W8System"),
+        // errno, the EINTR retry, and the durable atomic file writer (its descriptors through swift-system).
+        .target(name: "W8System", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
         // The scheduler thread: sleeps until the next event by the wall clock, wakes on config changes.
         .target(name: "W8Scheduler", dependencies: ["W8Core", "W8App", "CW8Linux", "W8System"]),
-        // Test doubles and fixtures shipped as a real target (like swift-log's InMemoryLogHandler).
-        .target(name: "W8TestSupport", dependencies: ["W8Core", "W8Store", "W8Libnotify"]),
+        // Test doubles and fixtures shipped as a real target (like swift-log's InMemoryLogHandler): the in-memory
+        // sink, temporary directories and databases, calendars pinned to time zones, the seeded generator.
+        .target(name: "W8TestSupport", dependencies: ["W8Core", "W8Store"]),
         // The workflows: Tracker (each change and its milestone rules in one write transaction), IntakeLog,
         // EventRunner, import and export, the systemd installer, the config file, paths, and the presentation (text
         // and JSON reports).
@@ -68,18 +70,27 @@ let package = Package(
             ]
         ),
         .testTarget(name: "W8CoreTests", dependencies: ["W8Core", "W8TestSupport"]),
-        .testTarget(name: "W8StoreTests", dependencies: ["W8Core", "W8Store", "W8TestSupport"]),
+        .testTarget(name: "W8StoreTests", dependencies: ["W8Core", "W8Store", "W8TestSupport", "W8TestHarness"]),
         .testTarget(
             name: "W8SchedulerTests", dependencies: ["W8Core", "W8App", "W8Scheduler", "W8System", "W8TestSupport"]),
         .testTarget(name: "W8AppTests", dependencies: ["W8Core", "W8Store", "W8App", "W8TestSupport"]),
         .testTarget(name: "W8SystemTests", dependencies: ["W8System", "W8TestSupport"]),
         .testTarget(name: "W8ChartTests", dependencies: ["W8Core", "W8Chart", "CCairo", "W8TestSupport"]),
-        .testTarget(name: "W8CLITests", dependencies: ["W8Core", "W8TestSupport"]),
+        .testTarget(name: "W8CLITests", dependencies: ["W8Core", "W8TestSupport", "W8TestHarness"]),
+        // Test-only, not shipped: the sandbox that runs the built w8, faults, and real desktops on private session
+        // buses (Xvfb, sway, dunst and the other servers, waybar, screenshots), one file per server.
+        .target(
+            name: "W8TestHarness", dependencies: ["W8Core", "W8Libnotify", "W8TestSupport"],
+            path: "Tests/W8TestHarness"),
         // Test-only: drives LibnotifyNotificationSink in its own process, with the session bus of its environment.
-        .executableTarget(name: "w8-notify-probe", dependencies: ["W8Core", "W8Libnotify", "W8TestSupport"]),
+        .executableTarget(
+            name: "w8-notify-probe", dependencies: ["W8Core", "W8Libnotify", "W8TestSupport", "W8TestHarness"],
+            path: "Tests/w8-notify-probe"),
         .testTarget(
             name: "W8LibnotifyTests",
-            dependencies: ["W8Core", "W8Libnotify", "CLibnotify", "W8TestSupport", "w8-notify-probe"]),
+            dependencies: [
+                "W8Core", "W8Libnotify", "CLibnotify", "W8TestSupport", "W8TestHarness", "w8-notify-probe",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

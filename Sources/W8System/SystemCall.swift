@@ -1,4 +1,5 @@
 import Foundation
+import SystemPackage
 
 #if canImport(Glibc)
     import Glibc
@@ -9,7 +10,9 @@ import Foundation
 #endif
 
 // The one layer of W8Trackr that calls POSIX file functions directly, as swift-system's `Syscalls.swift` is:
-// every failure becomes a `SystemCallError` that names the call, the path and the errno.
+// every failure becomes a `SystemCallError` that names the call, the path and the errno. What swift-system wraps
+// (`FileDescriptor`, `FilePath`) is called through it; what it does not (`mkstemp`, `fsync`, `fchmod`, `rename`)
+// is called directly.
 
 /// An `errno` value, read as a person reads it (`strerror(3)`).
 public struct Errno: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
@@ -21,6 +24,11 @@ public struct Errno: RawRepresentable, Hashable, Sendable, CustomStringConvertib
 
     /// The calling thread's `errno` right now.
     public static var current: Errno { Errno(rawValue: errno) }
+
+    /// The same errno as swift-system's.
+    public init(_ errno: SystemPackage.Errno) {
+        self.init(rawValue: errno.rawValue)
+    }
 
     /// `strerror(3)`: "No space left on device".
     public var description: String { String(cString: strerror(rawValue)) }
@@ -73,6 +81,21 @@ public func systemCall<Result: SignedInteger>(
     let result = retryingOnInterrupt(body)
     guard result != -1 else { throw SystemCallError(call, path: path) }
     return result
+}
+
+/// Runs `body`, a swift-system call (which retries after EINTR itself), and throws its `Errno` as a
+/// `SystemCallError` naming `call` and `path`.
+@discardableResult
+public func swiftSystemCall<Result>(
+    _ call: String, path: String? = nil, _ body: () throws -> Result
+) throws(SystemCallError) -> Result {
+    do {
+        return try body()
+    } catch let error as SystemPackage.Errno {
+        throw SystemCallError(call, path: path, errno: Errno(error))
+    } catch {
+        preconditionFailure("swift-system threw \(error), not an Errno")
+    }
 }
 
 /// Writes every byte to `descriptor` (`write(2)`, again after EINTR and short writes).

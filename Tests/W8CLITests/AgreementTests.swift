@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import W8TestSupport
+import W8TestHarness
 
 /// Rules that must agree with themselves (issue 26): a goal's journey, repeated imports, one progress figure.
 @Suite struct CLIAgreementTests {

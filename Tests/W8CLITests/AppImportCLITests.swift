@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import W8TestSupport
+import W8TestHarness
 
 /// An entry as `w8 export --format json` writes it.
 struct ExportedEntry: Equatable, Sendable, CustomStringConvertible {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import W8TestSupport
+import W8TestHarness
 
 @Suite struct CLIBadInputTests {
     // Each row: arguments, exit code, a fragment the one-line message must contain.

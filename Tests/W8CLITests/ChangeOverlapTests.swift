@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import W8TestSupport
+import W8TestHarness
 
 /// What `w8 add`, `edit` and `rm` do at the same time as something else. They open the database on a second
 /// thread while they read their settings and input (`DatabasePrefetch`): a command refused meanwhile leaves the

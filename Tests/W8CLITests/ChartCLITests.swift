@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import W8TestSupport
+import W8TestHarness
 
 /// `w8 chart` run as a person would: in a terminal-less pipe, and writing images a real decoder reads.
 @Suite struct ChartCLITests {

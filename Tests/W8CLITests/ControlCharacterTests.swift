@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import W8TestSupport
+import W8TestHarness
 
 /// Notes and quoted values reach a terminal with their control characters shown, not run (issue 26); the data
 /// keeps them exactly.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import W8TestHarness
 import W8TestSupport
 
 /// `kill -9` at random moments (from a seeded generator; the seed is printed) during adds, edits, an import and

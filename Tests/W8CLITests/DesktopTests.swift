@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import W8Core
-import W8TestSupport
+import W8TestHarness
 
 /// w8 on the desktops people run, each a real server headless on its own bus and display (issue 25): GNOME Shell
 /// 43, KDE Plasma 5.27, lxqt-notificationd, swaync, xfce4-notifyd, notification-daemon, mako and dunst. Each test

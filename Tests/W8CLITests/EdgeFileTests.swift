@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import W8TestSupport
+import W8TestHarness
 
 /// Files at the edges (issue 26): what w8 writes through a symlink, to a device, a FIFO or a directory, and the
 /// database or config.toml behind a link. Devices are reached through links inside the sandbox, so that a

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import W8TestHarness
 import W8TestSupport
 
 /// A w8-csv file of `count` weigh-ins `spacing` minutes apart, the first `first` steps after 2001-01-01, noted

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import W8TestSupport
+import W8TestHarness
 
 /// `w8 export` and `w8 import`, run as built, on the fixture files of `Tests/Fixtures/import`.
 @Suite struct ImportExportTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import W8TestSupport
+import W8TestHarness
 
 /// Input at its edges (issue 26): absurd counts, huge values, units typed as a word of their own.
 @Suite struct CLIInputFormTests {

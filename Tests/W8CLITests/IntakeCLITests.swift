@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import W8Core
-import W8TestSupport
+import W8TestHarness
 
 /// Runs the built `w8` with the wall clock starting at `start` (local time, libfaketime), so the day is fixed.
 func intakeRun(_ w8: W8Sandbox, at start: String, _ arguments: [String]) throws -> W8Run {

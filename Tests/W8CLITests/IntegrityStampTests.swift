@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import W8TestHarness
 import W8TestSupport
 
 /// The whole-file check off the hot path (issue 26): a changing command skips `PRAGMA quick_check` while the

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import W8TestSupport
+import W8TestHarness
 
 /// The man page says what the binary does: the backup it writes, the keys it prints, its exit statuses.
 @Suite struct CLIManPageTests {

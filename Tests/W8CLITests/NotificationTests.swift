@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import W8Core
+import W8TestHarness
 import W8TestSupport
 
 /// The built `w8` against real notification servers: dunst under Xvfb on a private bus, no server, a hung one.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import W8TestSupport
+import W8TestHarness
 
 /// The data directory on a read-only file system (issue 26): commands that read work, a change fails with one
 /// line and exit 73, and `w8 doctor` says what is wrong. As root (CI), the directory is a read-only bind mount in a

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import W8Core
-import W8TestSupport
+import W8TestHarness
 
 /// The daemon's reminder buttons against a notification server on a private bus that presses one (issue 15).
 @Suite(.serialized) struct ReminderButtonTests {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import W8TestHarness
 import W8TestSupport
 
 /// The recipe `w8 doctor` prints for a damaged database works as printed (issue 26): run word for word, it saves

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import W8Core
+import W8TestHarness
 import W8TestSupport
 
 /// The built `w8 daemon` and `w8 summary --send --if-due` under faketime, posting to a real dunst.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import W8Core
+import W8TestHarness
 import W8TestSupport
 
 /// The built `w8` against each real notification server, as its Debian package configures it: dunst (no `-config`),

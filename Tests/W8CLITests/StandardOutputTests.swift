@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import W8TestSupport
+import W8TestHarness
 
 /// Output that did not reach its reader (issue 26): a full device or a closed standard output is exit 74 with one
 /// line on stderr; a reader that stops early (`| head`) is no error message.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import W8TestSupport
+import W8TestHarness
 
 /// The systemd user units and `w8 systemd`: checked by systemd's own tools and through the built binary.
 @Suite struct SystemdTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import W8TestSupport
+import W8TestHarness
 
 /// `TZ` read as glibc reads it (issue 26): w8 shows the times `date` shows, whatever form the zone takes, and says
 /// so when it cannot follow it exactly; it never falls back to UTC in silence.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import W8Core
-import W8TestSupport
+import W8TestHarness
 
 /// Trend weight, weekly rate and forecast in `w8 status` and `w8 summary`, run at a fixed moment (libfaketime).
 @Suite struct TrendCLITests {

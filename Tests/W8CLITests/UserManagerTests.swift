@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import W8TestSupport
+import W8TestHarness
 
 /// The systemd user units under a real systemd 252 user manager (issue 25): Debian's `systemd --user` for a
 /// throwaway user in a private mount namespace, with its socket-activated session bus, a volatile journal and dunst

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import W8TestSupport
+import W8TestHarness
 
 /// `w8 widget` in every format, run by the built binary at a fixed moment (libfaketime): golden outputs.
 @Suite struct WidgetTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import W8Core
+import W8TestHarness
 import W8TestSupport
 
 /// LibnotifyNotificationSink when there is no bus, no server, or a server that never answers.

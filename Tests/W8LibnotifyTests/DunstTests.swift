@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import W8Core
+import W8TestHarness
 import W8TestSupport
 
 /// LibnotifyNotificationSink against a real dunst on a private Xvfb display and D-Bus session bus.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import W8Core
 import W8Store
+import W8TestHarness
 import W8TestSupport
 
 #if canImport(Glibc)

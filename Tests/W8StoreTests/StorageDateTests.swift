@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import W8TestSupport
 
 @testable import W8Store
 
@@ -7,7 +8,8 @@ import Testing
     // Imported rows are written with StorageDate, rows added one by one with GRDB's own conversion: the two must
     // agree, or ordering by date and "same date" look-ups would mix two spellings.
     @Test func agreesWithGRDBsStorageFormat() throws {
-        var generator = SystemRandomNumberGenerator()
+        // Seeded, and the seed is in every failure message: W8_SEED=N repeats a failing run.
+        var generator = SeededRandom.fromEnvironment("storage dates")
         var dates = [
             Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: -1), Date(timeIntervalSince1970: 951_782_400),
             Date(timeIntervalSince1970: 4_107_542_399.999), Date(timeIntervalSince1970: 1_709_251_199.5),
@@ -28,10 +30,10 @@ import Testing
         }
         for date in dates {
             let text = StorageDate.text(date)
-            #expect(text == StorageDate.grdbText(date), "\(date.timeIntervalSince1970)")
+            #expect(text == StorageDate.grdbText(date), "\(date.timeIntervalSince1970), seed \(generator.seed)")
             // Read back, the text gives the very Date GRDB's own conversion gives.
             let read = StorageDate.date(text)
-            #expect(read != nil && read == StorageDate.grdbDate(text), "\(text)")
+            #expect(read != nil && read == StorageDate.grdbDate(text), "\(text), seed \(generator.seed)")
         }
     }
 }

@@ -90,6 +90,59 @@ import W8TestSupport
         #expect(try contents() == ["config.toml"])
     }
 
+    @Test("commit gives the file the mode it was asked for", arguments: [0o600, 0o640, 0o644] as [mode_t])
+    func commitKeepsTheMode(mode: mode_t) throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("kept-mode.csv").path
+        let writer = try AtomicFileWriter(replacing: path, mode: mode)
+        try writer.write(Array("x\n".utf8))
+        try writer.commit()
+        var info = stat()
+        #expect(stat(path, &info) == 0)
+        #expect(info.st_mode & 0o777 == mode)
+        #expect(try contents() == ["kept-mode.csv"])
+    }
+
+    /// Given a reader that reads the target over and over, when writers replace it 200 times with 64 KiB files of
+    /// one repeated byte each, then every read is one whole file: never empty, short, or two files mixed.
+    @Test("A reader never sees a partial file while writers replace it")
+    func neverPartial() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("whole.bin").path
+        let size = 64 * 1024
+        func replace(with byte: UInt8) throws {
+            let writer = try AtomicFileWriter(replacing: path)
+            // In 4 KiB pieces, so that a target written in place would be seen half done.
+            for _ in 0..<(size / 4096) { try writer.write([UInt8](repeating: byte, count: 4096)) }
+            try writer.commit()
+        }
+        try replace(with: 0)
+        final class Reads: @unchecked Sendable {
+            let lock = NSLock()
+            var count = 0
+            var torn: [String] = []
+            var done = false
+        }
+        let reads = Reads()
+        let reader = Thread {
+            while !reads.lock.withLock({ reads.done }) {
+                guard let data = FileManager.default.contents(atPath: path) else { continue }
+                let whole = data.count == size && data.allSatisfy { $0 == data.first }
+                reads.lock.withLock {
+                    reads.count += 1
+                    if !whole, reads.torn.count < 5 { reads.torn.append("\(data.count) bytes: \(Set(data).sorted())") }
+                }
+            }
+        }
+        reader.start()
+        for round in 1...200 { try replace(with: UInt8(round % 251)) }
+        reads.lock.withLock { reads.done = true }
+        while !reader.isFinished { usleep(1_000) }
+        #expect(reads.lock.withLock { reads.torn } == [])
+        #expect(reads.lock.withLock { reads.count } > 0)
+        #expect(try contents() == ["whole.bin"])
+    }
+
     @Test("A directory that does not exist: the error names mkstemp and the path")
     func missingDirectory() {
         let path = directory.appendingPathComponent("missing/out.csv").path

@@ -1,4 +1,5 @@
 import Foundation
+import W8TestSupport
 
 /// What one run of the built `w8` printed and returned.
 public struct W8Run: Sendable {

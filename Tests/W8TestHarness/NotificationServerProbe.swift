@@ -1,6 +1,7 @@
 import Foundation
 import W8Core
 import W8Libnotify
+import W8TestSupport
 
 /// Runs `w8-notify-probe`, which drives `LibnotifyNotificationSink` in its own process.
 ///

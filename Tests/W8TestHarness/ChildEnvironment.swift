@@ -1,4 +1,5 @@
 import Foundation
+import W8TestSupport
 
 /// The time zone every child and every in-process test that formats a local time is pinned to, unless the test
 /// names another: never the host's `/etc/localtime`.

@@ -1,5 +1,6 @@
 import Foundation
 import W8Core
+import W8TestSupport
 
 /// A private D-Bus session bus with no services: nothing is D-Bus-activated on it, so no notification server
 /// appears unless a fixture starts one, or unless it is given `serviceFiles` to start.
@@ -148,126 +149,6 @@ public final class NoSessionBus {
     deinit { directory.remove() }
 }
 
-/// A notification server that owns `org.freedesktop.Notifications` on a private bus and never answers a call
-/// (`Tests/Support/hung_notification_server.py`, run by Debian's python3 with python3-dbus and python3-gi).
-public final class HungNotificationServer {
-    public let bus: PrivateSessionBus
-    private let server: ChildProcess
-
-    /// The private bus's environment; calls to the notification server on it block until the caller gives up.
-    public var environment: [String: String] { bus.environment }
-
-    public init() throws {
-        let script = repositoryRoot.appendingPathComponent("Tests/Support/hung_notification_server.py")
-        guard FileManager.default.fileExists(atPath: script.path) else {
-            throw NotificationServerFixtureError.didNotStart("hung notification server", log: "missing \(script.path)")
-        }
-        bus = try PrivateSessionBus()
-        server = try startPythonServer("hung-notification-server", arguments: [script.path], on: bus)
-    }
-
-    public func stop() {
-        server.stop()
-        bus.stop()
-    }
-
-    /// Waits until a client's call has reached the server, which holds it unanswered; returns the method.
-    public func waitForCall(timeout: TimeInterval = 10) throws -> String {
-        let line = try server.readLine(timeout: timeout)
-        return String(line.dropFirst("call ".count))
-    }
-
-    /// Kills the server while calls wait on it; the bus stays.
-    public func killServer() {
-        kill(server.process.processIdentifier, SIGKILL)
-        server.process.waitUntilExit()
-    }
-
-    deinit { stop() }
-}
-
-/// A notification server on a private bus that advertises chosen capabilities, records every `Notify` and
-/// `CloseNotification`, and presses a button on the notification that offers it
-/// (`Tests/Support/button_notification_server.py`).
-public final class ButtonNotificationServer {
-    public let bus: PrivateSessionBus
-    private let server: ChildProcess
-    private let events: URL
-
-    /// One call the server received, or one press it made.
-    public struct Event: Sendable, Equatable {
-        public var method: String
-        public var id: UInt32
-        public var summary: String?
-        /// `Notify`'s actions as pairs of id and label.
-        public var actions: [NotificationAction]
-        public var action: String?
-    }
-
-    public var environment: [String: String] { bus.environment }
-
-    /// - Parameters:
-    ///   - capabilities: what `GetCapabilities` answers, such as `["actions", "body"]`.
-    ///   - press: the action id to invoke half a second after a notification offering it is shown.
-    public init(capabilities: [String], press: String? = nil) throws {
-        let script = repositoryRoot.appendingPathComponent("Tests/Support/button_notification_server.py")
-        bus = try PrivateSessionBus()
-        events = bus.directory.url.appendingPathComponent("server-events.jsonl")
-        server = try startPythonServer(
-            "button-notification-server",
-            arguments: [script.path, events.path, capabilities.joined(separator: ",")] + (press.map { [$0] } ?? []),
-            on: bus)
-    }
-
-    /// What the server received so far, in order.
-    public func received() -> [Event] {
-        let text = (try? String(contentsOf: events, encoding: .utf8)) ?? ""
-        return text.split(separator: "\n").compactMap { line in
-            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                let method = object["method"] as? String, let id = object["id"] as? Int
-            else { return nil }
-            let flat = object["actions"] as? [String] ?? []
-            let actions = stride(from: 0, to: flat.count - 1, by: 2).map {
-                NotificationAction(id: flat[$0], label: flat[$0 + 1])
-            }
-            return Event(
-                method: method, id: UInt32(id), summary: object["summary"] as? String, actions: actions,
-                action: object["action"] as? String)
-        }
-    }
-
-    /// The server's own output, for failure messages.
-    public var log: String { server.log }
-
-    public func stop() {
-        server.stop()
-        bus.stop()
-    }
-
-    deinit { stop() }
-}
-
 /// The checkout this file was compiled from, to find `Tests/Support`.
 let repositoryRoot = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-/// Starts a python3 D-Bus server script on `bus` and waits for its `ready` line; on failure the bus is stopped.
-/// It runs under Debian's interpreter, which has python3-dbus; a pyenv python3 earlier on PATH may not.
-func startPythonServer(_ name: String, arguments: [String], on bus: PrivateSessionBus) throws -> ChildProcess {
-    do {
-        let python =
-            FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")
-            ? "/usr/bin/python3" : try requireExecutable("python3", debianPackage: "python3-dbus python3-gi")
-        let server = try ChildProcess(
-            name: name, executable: python, arguments: arguments, environment: bus.environment,
-            logDirectory: bus.directory.url)
-        let line = try server.readLine(timeout: 5)
-        guard line == "ready" else {
-            throw NotificationServerFixtureError.didNotStart(server.name, log: line + "\n" + server.log)
-        }
-        return server
-    } catch {
-        bus.stop()
-        throw error
-    }
-}

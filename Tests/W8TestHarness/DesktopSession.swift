@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import W8TestSupport
 
 /// A whole desktop's notification server, run headless by a script of `Tests/Support` (`desktop_KIND.py`,
 /// `desktop_gtk.py`) on its own private bus and display: GNOME Shell 43, KDE Plasma 5.27, lxqt-notificationd,

@@ -4,6 +4,7 @@
 import Foundation
 import W8Core
 import W8Libnotify
+import W8TestHarness
 import W8TestSupport
 
 guard CommandLine.arguments.count == 2 else {

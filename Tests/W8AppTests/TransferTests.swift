@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import W8App
 import W8Core
+import W8Formats
 import W8Store
 import W8TestSupport
 

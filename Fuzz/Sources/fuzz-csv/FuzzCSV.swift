@@ -1,4 +1,5 @@
 import W8Core
+import W8Formats
 import W8FuzzSupport
 
 /// The CSV reader and the import's format detection: any bytes give rows or one error, and the rows do not depend

@@ -1,4 +1,5 @@
 import Foundation
+import W8Core
 
 /// One record of a delimited file: its fields, unquoted, and the line it starts on (1-based).
 public struct CSVRecord: Sendable, Equatable {

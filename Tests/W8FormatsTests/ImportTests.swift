@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import W8Core
+import W8Formats
 import W8TestSupport
 
 @Suite struct CSVReaderTests {
@@ -128,7 +129,7 @@ import W8TestSupport
     }
 
     @Test func anUnknownHeaderIsRefusedWithTheLineQuoted() {
-        #expect(throws: W8CoreError.importFormatUnknown("name,height")) { try Self.rows("name,height\nx,1\n") }
+        #expect(throws: W8FormatsError.importFormatUnknown("name,height")) { try Self.rows("name,height\nx,1\n") }
     }
 
     @Test func openScaleIsKilogramsWithZeroFatMissing() throws {
@@ -169,7 +170,7 @@ import W8TestSupport
                     weight: Weight(179.5, .lb), date: Self.date("2012-03-22T07:40:02Z"), note: "new scale",
                     bodyFatPercent: 21.5)
             ])
-        #expect(throws: W8CoreError.importUnitConflict(file: .lb, option: .kg)) {
+        #expect(throws: W8FormatsError.importUnitConflict(file: .lb, option: .kg)) {
             try Self.rows(text, options: Self.options(unit: .kg))
         }
     }
@@ -198,7 +199,7 @@ import W8TestSupport
     }
 
     @Test func aRequiredColumnMissingIsNamed() {
-        #expect(throws: W8CoreError.importColumnMissing(column: "weight", format: "trendweight")) {
+        #expect(throws: W8FormatsError.importColumnMissing(column: "weight", format: "trendweight")) {
             try Self.rows("Date,Time,Kilos\n", format: .trendweight)
         }
     }
@@ -232,14 +233,14 @@ import W8TestSupport
     }
 
     @Test func slashedDatesNeedAPattern() throws {
-        #expect(throws: W8CoreError.dateAmbiguous("03/04/2024")) {
+        #expect(throws: W8FormatsError.dateAmbiguous("03/04/2024")) {
             try ImportDates.parse("03/04/2024", pattern: nil, options: Self.options)
         }
         let us = try ImportDates.parse("03/04/2024", pattern: try DatePattern("MM/DD/YYYY"), options: Self.options)
         let eu = try ImportDates.parse("03/04/2024", pattern: try DatePattern("DD/MM/YYYY"), options: Self.options)
         #expect(us == DelimitedImportTests.date("2024-03-04"))
         #expect(eu == DelimitedImportTests.date("2024-04-03"))
-        #expect(throws: W8CoreError.dateNotInPattern("2024-03-04", "MM/DD/YYYY")) {
+        #expect(throws: W8FormatsError.dateNotInPattern("2024-03-04", "MM/DD/YYYY")) {
             try ImportDates.parse("2024-03-04", pattern: try DatePattern("MM/DD/YYYY"), options: Self.options)
         }
         #expect(throws: W8CoreError.dateInvalid("02/30/2024")) {
@@ -258,7 +259,7 @@ import W8TestSupport
 
     @Test(arguments: ["MM/DD", "YYYY-MM-DD-DD", "dd.mm.yyyy", "YYYYMMDDx", ""])
     func badPatternsAreRefused(text: String) {
-        #expect(throws: W8CoreError.datePatternInvalid(text)) { try DatePattern(text) }
+        #expect(throws: W8FormatsError.datePatternInvalid(text)) { try DatePattern(text) }
     }
 
     @Test func timestampsKeepMillisecondsAndTheOffset() {

@@ -1,4 +1,5 @@
 import Foundation
+import W8Core
 
 /// The text of `config.toml`: read into `Settings`, and edited one key at a time keeping the person's
 /// comments and layout.
@@ -42,14 +43,14 @@ public struct ConfigDocument: Sendable, Equatable {
         text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
     }
 
-    /// Parses every line; throws `W8CoreError.configSyntax` naming the first bad line.
+    /// Parses every line; throws `W8FormatsError.configSyntax` naming the first bad line.
     func lines() throws -> [Line] {
         var result: [Line] = []
         var table = ""
         var seen = Set<String>()
         for (index, raw) in Self.rows(text).enumerated() {
             let number = index + 1
-            func fail(_ message: String) -> W8CoreError { .configSyntax(line: number, message: message) }
+            func fail(_ message: String) -> W8FormatsError { .configSyntax(line: number, message: message) }
             var line = Substring(raw)
             if line.hasSuffix("\r") { line = line.dropLast() }
             let content = line.trimmingCharacters(in: .whitespaces)
@@ -79,7 +80,7 @@ public struct ConfigDocument: Sendable, Equatable {
         return result
     }
 
-    static func value(_ text: Substring, fail: (String) -> W8CoreError) throws -> SettingValue {
+    static func value(_ text: Substring, fail: (String) -> W8FormatsError) throws -> SettingValue {
         let text = text.trimmingCharacters(in: .whitespaces)
         if text.isEmpty { throw fail("expected a value after '='") }
         var literal = text
@@ -143,12 +144,12 @@ public struct ConfigDocument: Sendable, Equatable {
         for line in try lines() {
             guard let key = line.key, let value = line.value else { continue }
             guard let setting = SettingKey(rawValue: key) else {
-                throw W8CoreError.configSyntax(line: line.number, message: "unknown key '\(key)'")
+                throw W8FormatsError.configSyntax(line: line.number, message: "unknown key '\(key)'")
             }
             do {
                 try setting.apply(value, to: &settings)
             } catch let error as W8CoreError {
-                throw W8CoreError.configSyntax(line: line.number, message: error.localizedDescription)
+                throw W8FormatsError.configSyntax(line: line.number, message: error.localizedDescription)
             }
         }
         return settings
@@ -178,5 +179,17 @@ public struct ConfigDocument: Sendable, Equatable {
             rows += ["", "[\(table)]", "\(leaf) = \(value.tomlLiteral)", ""]
         }
         return ConfigDocument(text: rows.joined(separator: "\n"))
+    }
+}
+
+extension SettingValue {
+    /// How the value is written in TOML.
+    var tomlLiteral: String {
+        switch self {
+        case .bool(let b): b ? "true" : "false"
+        case .integer(let i): String(i)
+        case .string(let s):
+            "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        }
     }
 }

@@ -86,34 +86,48 @@ public struct ConfigDocument: Sendable, Equatable {
         var literal = text
         var rest = ""
         let value: SettingValue
-        if let quote = text.first, quote == "\"" || quote == "'" {
-            var out = ""
-            var escaped = false
-            var end: String.Index?
-            var i = text.index(after: text.startIndex)
-            while i < text.endIndex {
-                let c = text[i]
-                if quote == "\"" && escaped {
-                    switch c {
+        // Read as Unicode scalars, not Characters: a combining mark after a quote or a backslash would join it.
+        let scalars = Array(text.unicodeScalars)
+        if let quote = scalars.first, quote == "\"" || quote == "'" {
+            var out = String.UnicodeScalarView()
+            var end: Int?
+            var i = 1
+            while i < scalars.count {
+                let c = scalars[i]
+                if quote == "\"", c == "\\", i + 1 < scalars.count {
+                    i += 1
+                    let escape = scalars[i]
+                    switch escape {
                     case "n": out.append("\n")
                     case "t": out.append("\t")
-                    case "\"", "\\": out.append(c)
-                    default: throw fail("unknown escape '\\\(c)' in \(text)")
+                    case "r": out.append("\r")
+                    case "b": out.append("\u{8}")
+                    case "f": out.append("\u{C}")
+                    case "\"", "\\": out.append(escape)
+                    case "u", "U":
+                        let count = escape == "u" ? 4 : 8
+                        let digits = scalars.dropFirst(i + 1).prefix(count)
+                        guard digits.count == count, digits.allSatisfy({ $0.properties.isASCIIHexDigit }),
+                            let code = UInt32(String(String.UnicodeScalarView(digits)), radix: 16),
+                            let scalar = Unicode.Scalar(code)
+                        else { throw fail("escape '\\\(escape)' needs \(count) hex digits of a character in \(text)") }
+                        out.append(scalar)
+                        i += count
+                    default: throw fail("unknown escape '\\\(escape)' in \(text)")
                     }
-                    escaped = false
-                } else if quote == "\"" && c == "\\" {
-                    escaped = true
+                } else if quote == "\"", c == "\\" {
+                    break  // a backslash at the end: the string is not closed
                 } else if c == quote {
                     end = i
                     break
                 } else {
                     out.append(c)
                 }
-                i = text.index(after: i)
+                i += 1
             }
             guard let end else { throw fail("string \(text) is not closed") }
-            value = .string(out)
-            rest = String(text[text.index(after: end)...])
+            value = .string(String(out))
+            rest = String(String.UnicodeScalarView(scalars[(end + 1)...]))
         } else {
             if let hash = text.firstIndex(of: "#") {
                 literal = text[..<hash].trimmingCharacters(in: .whitespaces)
@@ -188,8 +202,28 @@ extension SettingValue {
         switch self {
         case .bool(let b): b ? "true" : "false"
         case .integer(let i): String(i)
-        case .string(let s):
-            "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        case .string(let s): "\"" + Self.escaped(s) + "\""
         }
+    }
+
+    /// `text` as the inside of a TOML basic string: quotes, backslashes and every control character escaped (TOML
+    /// allows none but tab raw; a raw line break would end the line).
+    static func escaped(_ text: String) -> String {
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out.append(contentsOf: #"\""#.unicodeScalars)
+            case "\\": out.append(contentsOf: #"\\"#.unicodeScalars)
+            case "\n": out.append(contentsOf: #"\n"#.unicodeScalars)
+            case "\r": out.append(contentsOf: #"\r"#.unicodeScalars)
+            case "\t": out.append(contentsOf: #"\t"#.unicodeScalars)
+            case "\u{8}": out.append(contentsOf: #"\b"#.unicodeScalars)
+            case "\u{C}": out.append(contentsOf: #"\f"#.unicodeScalars)
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+                out.append(contentsOf: String(format: "\\u%04X", scalar.value).unicodeScalars)
+            default: out.append(scalar)
+            }
+        }
+        return String(out)
     }
 }

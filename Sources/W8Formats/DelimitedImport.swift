@@ -41,7 +41,7 @@ public struct DelimitedImport: Sendable {
             }
             return try start(prefix)
         }
-        return rows(reader!.feed(bytes))
+        return rows(try reader!.feed(bytes))
     }
 
     /// The rows left at the end of the input.
@@ -51,7 +51,7 @@ public struct DelimitedImport: Sendable {
             guard let prefix = HeaderPrefix(held, complete: true) else { return [] }  // nothing but blanks
             rows = try start(prefix)
         }
-        rows += self.rows(reader!.finish())
+        rows += self.rows(try reader!.finish())
         return rows + (placeholders?.finish() ?? [])
     }
 
@@ -64,7 +64,7 @@ public struct DelimitedImport: Sendable {
         reader = CSVReader(separator: layout.separator, comment: chosen == .libra ? UInt8(ascii: "#") : nil)
         let bytes = held
         held = []
-        return rows(reader!.feed(bytes))
+        return rows(try reader!.feed(bytes))
     }
 
     private mutating func rows(_ records: [CSVRecord]) -> [ImportRow] {

@@ -79,10 +79,11 @@ struct ImportLayout: Sendable {
         return UInt8(ascii: ",")
     }
 
-    /// A line's fields, unquoted and trimmed.
+    /// A line's fields, unquoted and trimmed; none when a quote in it is not closed (the import's reader then names
+    /// the line).
     static func fields(_ line: String, separator: UInt8) -> [String] {
         var reader = CSVReader(separator: separator)
-        return (reader.feed(Array(line.utf8)) + reader.finish()).first?.fields ?? []
+        return ((try? reader.feed(Array(line.utf8)) + reader.finish()) ?? []).first?.fields ?? []
     }
 
     /// The header's names, lower-cased: formats' headers are matched whatever their case.
@@ -210,6 +211,16 @@ struct ImportLayout: Sendable {
 
     /// A record as an entry, a row that is no weigh-in, or the reason it cannot be read.
     func row(_ record: CSVRecord, options: ImportOptions) -> ImportRow {
+        if let cut = record.cutField {
+            let named: [(Int?, String)] = [
+                (date, "date"), (time, "time"), (weight, "weight"), (unit, "unit"), (note, "note"),
+                (bodyFat, "body fat"),
+            ]
+            let column = named.first { $0.0 == cut }?.1 ?? "field \(cut + 1)"
+            let start = String(record.fields[cut].prefix(String.quotedValueLimit))
+            let error = W8FormatsError.fieldTooLong(column: column, start: start, characters: record.cutCharacters)
+            return .invalid(line: record.line, reason: error.localizedDescription)
+        }
         do {
             let fields = try fitted(record.fields)
             if let weightInterpolated, try ImportLayout.yes(fields, weightInterpolated, "Weight Is Interpolated") {

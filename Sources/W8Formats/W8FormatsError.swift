@@ -15,6 +15,8 @@ public enum W8FormatsError: Error, LocalizedError, Equatable, Sendable {
     case importFieldCount(found: Int, expected: Int, separator: Character)
     case importFlagInvalid(column: String, value: String)
     case backupInvalid(String)
+    case fieldTooLong(column: String, start: String, characters: Int)
+    case csvQuoteNotClosed(line: Int)
 
     public var errorDescription: String? {
         switch self {
@@ -44,6 +46,12 @@ public enum W8FormatsError: Error, LocalizedError, Equatable, Sendable {
             "\(column) is '\(value)'; TrendWeight writes Yes or No"
         case .backupInvalid(let reason):
             "not a W8Trackr backup that can be restored: \(reason)"
+        case .fieldTooLong(let column, let start, let characters):
+            // Quoted as `withQuotedValuesCapped` cuts a value: the field itself was never held.
+            "\(column) '\(start)…' (\(characters) characters) is longer than any value w8 reads"
+        case .csvQuoteNotClosed(let line):
+            "line \(line): a quote opens a field here and is not closed; a quoted value ends with \", and a quote "
+                + "inside it is written twice (\"\")"
         case .importUnitConflict(let file, let option):
             "the file says its weights are in \(file.rawValue) but --unit is \(option.rawValue)"
         }

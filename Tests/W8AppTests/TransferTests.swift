@@ -75,6 +75,27 @@ import W8TestSupport
         #expect(lines[4] == "3,2026-11-20T07:00:00+01:00,189.2,lb,,24.5")
     }
 
+    @Test("CSV: notes with blanks at either end and every line break come back from export and import as written")
+    func notesRoundTripThroughCSV() throws {
+        defer { directory.remove() }
+        let notes = [" x ", "a\rb", "a\r\nb", "c\n", "\td"]
+        let db = try database("notes")
+        let context = EvaluationContext(now: now, calendar: calendar, settings: Settings())
+        for (day, note) in notes.enumerated() {
+            _ = try db.addEntry(
+                WeightEntry(weight: Weight(180, .lb), date: calendar.date(2026, 11, 1 + day, 7), note: note),
+                context: context)
+        }
+        try exporter(db).export(.csv, withTrend: false, to: TextOutput.replacing(directory.appending("notes.csv")))
+        let restored = try database("restored")
+        _ = try importer(restored).run(
+            try InputFile(directory.appending("notes.csv")), format: .auto, options: options, dryRun: false,
+            skipInvalid: false, problem: { Issue.record("problem: \($0)") })
+        var read: [[UInt32]] = []
+        try restored.forEachEntry { read.append(($0.note ?? "").unicodeScalars.map(\.value)) }
+        #expect(read == notes.map { $0.unicodeScalars.map(\.value) })
+    }
+
     @Test("The intake CSV lists every event with its columns")
     func intakeCSV() throws {
         defer { directory.remove() }

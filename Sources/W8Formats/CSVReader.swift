@@ -27,7 +27,7 @@ public struct CSVRecord: Sendable, Equatable {
 /// than refused: the field's own validation will name it.
 ///
 /// The bytes are someone else's, and are never held without end: of a field longer than `maxFieldBytes`, or of a
-/// record longer than `maxRecordBytes`, only the first bytes are kept and the record says so (`cut`), so that its
+/// record longer than `maxRecordBytes`, only the first bytes are kept and the record says so (`cutField`), so that its
 /// row is refused by line and the rest of the file read on; a quote that is never closed (at the end, or when the
 /// field it opens runs over lines past the cap) is refused with the line it opened on.
 public struct CSVReader: Sendable {
@@ -72,7 +72,8 @@ public struct CSVReader: Sendable {
         self.maxRecordBytes = maxRecordBytes
     }
 
-    /// The records completed by `bytes`; throws `W8FormatsError` at a field or record over its cap.
+    /// The records completed by `bytes`; throws `W8FormatsError.csvQuoteNotClosed` when a quoted field runs over
+    /// lines past the cap.
     public mutating func feed(_ bytes: some Sequence<UInt8>) throws -> [CSVRecord] {
         var records: [CSVRecord] = []
         // Called from other modules, this generic function is not specialized: each byte of a plain sequence is a

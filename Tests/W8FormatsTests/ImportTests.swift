@@ -9,14 +9,8 @@ import W8TestSupport
         throws -> [CSVRecord]
     {
         var reader = CSVReader(separator: separator.asciiValue!, comment: comment?.asciiValue)
-        let bytes = Array(text.utf8)
         var records: [CSVRecord] = []
-        var start = 0
-        while start < bytes.count {
-            let end = min(bytes.count, start + chunk)
-            records += try reader.feed(bytes[start..<end])
-            start = end
-        }
+        for piece in pieces(of: text, size: chunk) { records += try reader.feed(piece) }
         return records + (try reader.finish())
     }
 
@@ -86,14 +80,8 @@ import W8TestSupport
 
     /// Every row of `text`, fed to `reader` in chunks of `chunk` bytes, then finished.
     static func feed(_ reader: inout DelimitedImport, _ text: String, chunk: Int = .max) throws -> [ImportRow] {
-        let bytes = Array(text.utf8)
         var rows: [ImportRow] = []
-        var start = 0
-        while start < bytes.count {
-            let end = min(bytes.count, start + chunk)
-            rows += try reader.feed(bytes[start..<end])
-            start = end
-        }
+        for piece in pieces(of: text, size: chunk) { rows += try reader.feed(piece) }
         return rows + (try reader.finish())
     }
 

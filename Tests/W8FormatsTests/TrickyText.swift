@@ -18,3 +18,10 @@ enum TrickyText {
         (0..<Int.random(in: 0...12, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined()
     }
 }
+
+/// The bytes of `text` in pieces of `size` (the last shorter), as a file is read.
+func pieces(of text: String, size: Int) -> [ArraySlice<UInt8>] {
+    let bytes = Array(text.utf8)
+    let size = min(size, max(bytes.count, 1))
+    return stride(from: 0, to: bytes.count, by: size).map { bytes[$0..<min($0 + size, bytes.count)] }
+}

@@ -7,8 +7,8 @@ let package = Package(
     products: [
         .executable(name: "w8", targets: ["w8"]),
         .library(name: "W8Core", targets: ["W8Core"]),
-        // For the fuzz targets in Fuzz/, a package of their own: they read backups through W8App.
-        .library(name: "W8App", targets: ["W8App"]),
+        // For the fuzz targets in Fuzz/, a package of their own: they read the files people import through W8Formats.
+        .library(name: "W8Formats", targets: ["W8Formats"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -16,9 +16,13 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
-        // Pure domain: entries, units, goals, progress, milestones, intake, settings, import parsers, XDG rules.
+        // Pure domain: entries, units, goals, progress, milestones, intake, settings, XDG rules.
         // Foundation only, no I/O: time, calendar, time zone and environment are passed in.
         .target(name: "W8Core"),
+        // Other apps' and our own file formats, read as their bytes arrive: the import layouts (W8Trackr CSV,
+        // openScale, Libra, TrendWeight, date,weight), the CSV reader and writer, the JSON backup and its stream,
+        // and the TOML config document. Foundation and W8Core only.
+        .target(name: "W8Formats", dependencies: ["W8Core"]),
         // SQLite through GRDB. The only module that imports GRDB. It stores and applies no rule: a workflow runs its
         // change, the milestone rules included, in one `StoreTransaction`.
         .target(
@@ -50,11 +54,11 @@ let package = Package(
         // The workflows: Tracker (each change and its milestone rules in one write transaction), IntakeLog,
         // EventRunner, import and export, the systemd installer, the config file, paths, and the presentation (text
         // and JSON reports).
-        .target(name: "W8App", dependencies: ["W8Core", "W8Store", "CW8Linux", "W8System"]),
+        .target(name: "W8App", dependencies: ["W8Core", "W8Formats", "W8Store", "CW8Linux", "W8System"]),
         // cairo's C API, for the chart image, loaded with dlopen when a chart is drawn: the commands that draw none
         // never load cairo and X11. Only W8Chart imports it (its tests too, to decode the PNGs).
         .target(name: "CCairo", dependencies: ["CDynamicLibrary"]),
-        // The weight chart as a PNG or SVG file, drawn with cairo.
+        // The weight chart: as a PNG or SVG file, drawn with cairo, and as text for a terminal.
         .target(name: "W8Chart", dependencies: ["W8Core", "CCairo", "W8System"]),
         // The command line: parse, one call into W8App through the Runtime, print.
         // The composition root, as isowords' ServerBootstrap: builds the store, the sink, the chart drawer and
@@ -65,15 +69,16 @@ let package = Package(
         .executableTarget(
             name: "w8",
             dependencies: [
-                "W8Core", "W8Store", "W8App", "W8Libnotify", "W8Scheduler", "W8Chart", "W8Runtime",
+                "W8Core", "W8Formats", "W8Store", "W8App", "W8Libnotify", "W8Scheduler", "W8Chart", "W8Runtime",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "W8CoreTests", dependencies: ["W8Core", "W8TestSupport"]),
+        .testTarget(name: "W8FormatsTests", dependencies: ["W8Core", "W8Formats", "W8TestSupport"]),
         .testTarget(name: "W8StoreTests", dependencies: ["W8Core", "W8Store", "W8TestSupport", "W8TestHarness"]),
         .testTarget(
             name: "W8SchedulerTests", dependencies: ["W8Core", "W8App", "W8Scheduler", "W8System", "W8TestSupport"]),
-        .testTarget(name: "W8AppTests", dependencies: ["W8Core", "W8Store", "W8App", "W8TestSupport"]),
+        .testTarget(name: "W8AppTests", dependencies: ["W8Core", "W8Formats", "W8Store", "W8App", "W8TestSupport"]),
         .testTarget(name: "W8SystemTests", dependencies: ["W8System", "W8TestSupport"]),
         .testTarget(name: "W8ChartTests", dependencies: ["W8Core", "W8Chart", "CCairo", "W8TestSupport"]),
         .testTarget(name: "W8CLITests", dependencies: ["W8Core", "W8TestSupport", "W8TestHarness"]),

@@ -14,14 +14,19 @@ let package = Package(
         // LLVMFuzzerRunDriver, declared for Swift.
         .target(name: "CLibFuzzer"),
         // The driver's entry point, and the fixed moments, calendars and options shared by the targets.
-        .target(name: "W8FuzzSupport", dependencies: ["CLibFuzzer", .product(name: "W8Core", package: "W8Trackr")]),
+        .target(
+            name: "W8FuzzSupport",
+            dependencies: [
+                "CLibFuzzer", .product(name: "W8Core", package: "W8Trackr"),
+                .product(name: "W8Formats", package: "W8Trackr"),
+            ]),
     ]
         + targets.map { name in
             .executableTarget(
                 name: "fuzz-\(name)",
                 dependencies: [
                     "W8FuzzSupport", .product(name: "W8Core", package: "W8Trackr"),
-                    .product(name: "W8App", package: "W8Trackr"),
+                    .product(name: "W8Formats", package: "W8Trackr"),
                 ],
                 // gold (the default linker here) fails with an internal error on the sanitized objects; lld ships
                 // with the toolchain.

@@ -1,5 +1,6 @@
 import Foundation
 import W8Core
+import W8Formats
 import W8System
 
 #if canImport(Glibc)
@@ -51,7 +52,7 @@ public struct ConfigFile: Sendable {
         guard let text = try text() else { return Settings() }
         do {
             return try ConfigDocument(text: text).settings()
-        } catch let error as W8CoreError {
+        } catch let error where error is W8CoreError || error is W8FormatsError {
             throw AppError.config(path: path, message: error.localizedDescription)
         }
     }
@@ -65,7 +66,7 @@ public struct ConfigFile: Sendable {
         let document: ConfigDocument
         do {
             document = try ConfigDocument(text: current).setting(key, to: key.value(in: settings))
-        } catch let error as W8CoreError {
+        } catch let error where error is W8CoreError || error is W8FormatsError {
             throw AppError.config(path: path, message: error.localizedDescription)
         }
         try write(document.text)
@@ -82,7 +83,7 @@ public struct ConfigFile: Sendable {
                 try key.apply(value, to: &settings)
                 document = try document.setting(key, to: key.value(in: settings))
             }
-        } catch let error as W8CoreError {
+        } catch let error where error is W8CoreError || error is W8FormatsError {
             throw AppError.config(path: path, message: error.localizedDescription)
         }
         try write(document.text)

@@ -46,9 +46,8 @@ public struct DesktopNotification: Sendable, Equatable {
     /// Buttons, shown where the server advertises the `actions` capability; a press reaches the sink's handler.
     public var actions: [NotificationAction]
     /// A tag for servers that replace a notification still on screen (or waiting) with a later one of the same tag
-    /// instead of showing both: sent as the `x-dunst-stack-tag` (dunst) and `x-canonical-private-synchronous`
-    /// (dunst, notify-osd) hints. Unlike `replacesID`, it needs no server id, so a run that died before it could
-    /// record one still replaces what it showed.
+    /// instead of showing both; the sink sends it in the hints those servers read. Unlike `replacesID`, it needs
+    /// no server id, so a run that died before it could record one still replaces what it showed.
     public var replaceTag: String?
     /// Replace the previous notification of this `key` that this process posted, but only while the server still
     /// shows it: once the server says it closed it (expired, dismissed), a new notification is posted instead.
@@ -79,9 +78,6 @@ public struct DesktopNotification: Sendable, Equatable {
         self.replaceTag = replaceTag
         self.replacesOpen = replacesOpen
     }
-
-    /// The hints that carry `replaceTag`.
-    public static let replaceTagHints = ["x-dunst-stack-tag", "x-canonical-private-synchronous"]
 
     /// The tag of the weekly summary of the scheduled occurrence `key` (`summary@2026-11-22T09:00`):
     /// `w8trackr-summary-2026-11-22`, one a week.

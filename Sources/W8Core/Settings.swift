@@ -102,16 +102,6 @@ public enum SettingValue: Sendable, Equatable, CustomStringConvertible {
     case integer(Int)
     case string(String)
 
-    /// How the value is written in TOML.
-    public var tomlLiteral: String {
-        switch self {
-        case .bool(let b): b ? "true" : "false"
-        case .integer(let i): String(i)
-        case .string(let s):
-            "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
-        }
-    }
-
     /// How the value is shown by `w8 config`.
     public var description: String {
         switch self {

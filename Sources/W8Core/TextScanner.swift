@@ -1,34 +1,34 @@
 /// Reads ASCII digits and marks from the front of a text, for the parsers every imported row goes through:
 /// a `Regex` literal is compiled again on each call, which costs more than the rest of the row.
-struct TextScanner {
+package struct TextScanner {
     private let bytes: [UInt8]
-    private(set) var position = 0
+    package private(set) var position = 0
 
-    init(_ text: some StringProtocol) { bytes = Array(text.utf8) }
+    package init(_ text: some StringProtocol) { bytes = Array(text.utf8) }
 
-    var atEnd: Bool { position == bytes.count }
+    package var atEnd: Bool { position == bytes.count }
 
     /// What is left, as text.
-    var rest: String { atEnd ? "" : String(decoding: Array(bytes[position...]), as: UTF8.self) }
+    package var rest: String { atEnd ? "" : String(decoding: Array(bytes[position...]), as: UTF8.self) }
 
-    func peek() -> UInt8? { atEnd ? nil : bytes[position] }
+    package func peek() -> UInt8? { atEnd ? nil : bytes[position] }
 
     /// Consumes `byte` if it comes next.
-    mutating func take(_ byte: Character) -> Bool {
+    package mutating func take(_ byte: Character) -> Bool {
         guard let next = peek(), next == byte.asciiValue else { return false }
         position += 1
         return true
     }
 
     /// Consumes any one of `options` and returns it.
-    mutating func take(anyOf options: String) -> UInt8? {
+    package mutating func take(anyOf options: String) -> UInt8? {
         guard let next = peek(), options.utf8.contains(next) else { return nil }
         position += 1
         return next
     }
 
     /// Between `min` and `max` digits, as their value and count; nil (consuming nothing) when fewer than `min`.
-    mutating func digits(min: Int, max: Int = .max) -> (value: Int, count: Int)? {
+    package mutating func digits(min: Int, max: Int = .max) -> (value: Int, count: Int)? {
         var value = 0
         var count = 0
         while count < max, let next = peek(), next >= 48, next <= 57 {
@@ -45,7 +45,7 @@ struct TextScanner {
     }
 
     /// Skips blanks (spaces and tabs).
-    mutating func skipBlanks() {
+    package mutating func skipBlanks() {
         while let next = peek(), next == 32 || next == 9 { position += 1 }
     }
 
@@ -53,7 +53,7 @@ struct TextScanner {
     ///
     /// Up to 15 digits the value is the digits as a whole number divided by a power of ten: both are exact in a
     /// Double, so the one rounding of the division gives the nearest Double, as `strtod` would.
-    mutating func decimal() -> Double? {
+    package mutating func decimal() -> Double? {
         let start = position
         guard let whole = digits(min: 1) else { return nil }
         let wholeEnd = position
@@ -72,18 +72,18 @@ struct TextScanner {
         return Double(String(decoding: text, as: UTF8.self))
     }
 
-    static let powersOfTen: [Double] = (0...15).map { pow10($0) }
+    package static let powersOfTen: [Double] = (0...15).map { pow10($0) }
 
-    static func pow10(_ n: Int) -> Double { n == 0 ? 1 : 10 * pow10(n - 1) }
+    package static func pow10(_ n: Int) -> Double { n == 0 ? 1 : 10 * pow10(n - 1) }
 
     /// Whether only ASCII letters are left.
-    var restIsLetters: Bool { bytes[position...].allSatisfy { ($0 | 0x20) >= 97 && ($0 | 0x20) <= 122 } }
+    package var restIsLetters: Bool { bytes[position...].allSatisfy { ($0 | 0x20) >= 97 && ($0 | 0x20) <= 122 } }
 }
 
 extension StringProtocol {
     /// Without the blanks (spaces, tabs and other non-newline white space) at either end; cheaper than
     /// `trimmingCharacters(in: .whitespaces)`, which goes through NSString.
-    func trimmingBlanks() -> String {
+    package func trimmingBlanks() -> String {
         // Most text starts and ends with an ASCII byte that is no space or tab: then neither end is blank, and the
         // Unicode property look-ups below (a cost per imported row) are not needed.
         let text = String(self)

@@ -15,18 +15,6 @@ public enum W8CoreError: Error, LocalizedError, Equatable, Sendable {
     case goalOutOfRange(String, WeightUnit)
     case unknownSetting(String)
     case invalidSettingValue(key: String, value: String, expected: String)
-    case configSyntax(line: Int, message: String)
-    case dateAmbiguous(String)
-    case datePatternInvalid(String)
-    case dateNotInPattern(String, String)
-    case importFormatUnknown(String)
-    case importNoHeader
-    case importColumnMissing(column: String, format: String)
-    case importFieldMissing(String)
-    case importUnitConflict(file: WeightUnit, option: WeightUnit)
-    case importFieldCount(found: Int, expected: Int, separator: Character)
-    case importFlagInvalid(column: String, value: String)
-    case backupInvalid(String)
     case drinkInvalid(String)
     case drinkNotPositive(String)
     case drinkTooLarge(String)
@@ -61,32 +49,6 @@ public enum W8CoreError: Error, LocalizedError, Equatable, Sendable {
             "setting '\(key)' is not known; 'w8 config' lists the settings"
         case .invalidSettingValue(let key, let value, let expected):
             "value '\(value)' for \(key) is not valid; expected \(expected)"
-        case .configSyntax(let line, let message):
-            "line \(line): \(message)"
-        case .dateAmbiguous(let text):
-            "date '\(text)' is ambiguous; give --date-format MM/DD/YYYY or --date-format DD/MM/YYYY"
-        case .datePatternInvalid(let text):
-            "date format '\(text)' needs YYYY, MM and DD once each, with separators between, like MM/DD/YYYY"
-        case .dateNotInPattern(let text, let pattern):
-            "date '\(text)' does not match --date-format \(pattern)"
-        case .importFormatUnknown(let line):
-            "cannot tell the format from the first line '\(line.prefix(80))'; give --format (w8-csv, w8-json, "
-                + "openscale, libra, trendweight or generic)"
-        case .importNoHeader:
-            "no header or data line in the first 64 KiB"
-        case .importColumnMissing(let column, let format):
-            "the header has no '\(column)' column, which --format \(format) needs"
-        case .importFieldMissing(let column):
-            "no \(column)"
-        case .importFieldCount(let found, let expected, ","):
-            "\(found) fields where the header has \(expected), and reading the extra commas as decimal commas "
-                + "(194,2 for 194.2) does not explain them in one way; quote values that hold a comma"
-        case .importFieldCount(let found, let expected, let separator):
-            "\(found) fields where the header has \(expected); quote values that hold a '\(separator)'"
-        case .importFlagInvalid(let column, let value):
-            "\(column) is '\(value)'; TrendWeight writes Yes or No"
-        case .backupInvalid(let reason):
-            "not a W8Trackr backup that can be restored: \(reason)"
         case .drinkInvalid(let text):
             "amount '\(text)' is not a drink; try 250, 250ml, 0.5l, 12oz, cup, bottle or 2cups"
         case .drinkNotPositive(let text):
@@ -97,8 +59,6 @@ public enum W8CoreError: Error, LocalizedError, Equatable, Sendable {
             "calories '\(text)' must be a whole number from 0 to \(IntakeSettings.maxCalories)"
         case .foodUnknown(let text):
             "'\(text)' is not something to eat here; use meal or snack"
-        case .importUnitConflict(let file, let option):
-            "the file says its weights are in \(file.rawValue) but --unit is \(option.rawValue)"
         }
     }
 }

@@ -87,7 +87,7 @@ public final class LibnotifyNotificationSink: NotificationSink {
             notify_notification_set_timeout(handle, Self.timeout(notification.expiry))
             notify_notification_set_hint(
                 handle, "desktop-entry", g_variant_new_string(DesktopNotification.desktopEntry))
-            for hint in DesktopNotification.replaceTagHints {
+            for hint in Self.replaceTagHints {
                 if let tag = notification.replaceTag {
                     notify_notification_set_hint(handle, hint, g_variant_new_string(tag))
                 }
@@ -194,6 +194,10 @@ public final class LibnotifyNotificationSink: NotificationSink {
                 name: info.0, vendor: info.1, version: info.2, specVersion: info.3, capabilities: capabilities)
         }
     }
+
+    /// The hints that carry `DesktopNotification.replaceTag`: `x-dunst-stack-tag` (dunst) and
+    /// `x-canonical-private-synchronous` (dunst, notify-osd).
+    static let replaceTagHints = ["x-dunst-stack-tag", "x-canonical-private-synchronous"]
 
     /// Escapes `&`, `<` and `>` so that a server reading markup shows `text` as written.
     static func escapeMarkup(_ text: String) -> String {

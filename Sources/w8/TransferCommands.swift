@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import W8App
 import W8Core
+import W8Formats
 import W8Runtime
 
 extension ExportFormat: ExpressibleByArgument {}

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import W8App
 import W8Core
+import W8Formats
 import W8Store
 import W8TestSupport
 
@@ -26,12 +27,15 @@ import W8TestSupport
             calendar: calendar, now: now, w8Version: "test")
     }
 
-    func importer(_ database: AppDatabase, config: String = "config.toml") -> Importer {
-        let tracker = Tracker(
+    func tracker(_ database: AppDatabase) -> Tracker {
+        Tracker(
             database: database, sink: InMemoryNotificationSink(),
             context: EvaluationContext(now: now, calendar: calendar, settings: Settings()),
             statusBar: CountingStatusBar())
-        return Importer(tracker: tracker, config: ConfigFile(path: directory.appending(config)))
+    }
+
+    func importer(_ database: AppDatabase, config: String = "config.toml") -> Importer {
+        Importer(tracker: tracker(database), config: ConfigFile(path: directory.appending(config)))
     }
 
     var options: ImportOptions { ImportOptions(preferredUnit: .lb, now: now, calendar: calendar) }
@@ -43,10 +47,7 @@ import W8TestSupport
     /// A database with a goal, three weigh-ins (one in kg, one with a note that needs quoting), a drink and a meal.
     func seeded() throws -> AppDatabase {
         let db = try database("a")
-        let tracker = Tracker(
-            database: db, sink: InMemoryNotificationSink(),
-            context: EvaluationContext(now: now, calendar: calendar, settings: Settings()),
-            statusBar: CountingStatusBar())
+        let tracker = tracker(db)
         _ = try tracker.add(
             WeightEntry(weight: Weight(200, .lb), date: calendar.date(2026, 11, 1, 7)))
         _ = try tracker.setGoal(Weight(160, .lb), at: calendar.date(2026, 11, 1, 8))
@@ -73,6 +74,26 @@ import W8TestSupport
         #expect(lines[1] == "1,2026-11-01T07:00:00+01:00,200.0,lb,,")
         #expect(lines[2] == "2,2026-11-10T07:00:00+01:00,86.5,kg,\"a, \"\"b\"\"")
         #expect(lines[4] == "3,2026-11-20T07:00:00+01:00,189.2,lb,,24.5")
+    }
+
+    @Test("CSV: notes with blanks at either end and every line break come back from export and import as written")
+    func notesRoundTripThroughCSV() throws {
+        defer { directory.remove() }
+        let notes = [" x ", "a\rb", "a\r\nb", "c\n", "\td"]
+        let db = try database("notes")
+        let tracker = tracker(db)
+        for (day, note) in notes.enumerated() {
+            _ = try tracker.add(
+                WeightEntry(weight: Weight(180, .lb), date: calendar.date(2026, 11, 1 + day, 7), note: note))
+        }
+        try exporter(db).export(.csv, withTrend: false, to: TextOutput.replacing(directory.appending("notes.csv")))
+        let restored = try database("restored")
+        _ = try importer(restored).run(
+            try InputFile(directory.appending("notes.csv")), format: .auto, options: options, dryRun: false,
+            skipInvalid: false, problem: { Issue.record("problem: \($0)") })
+        var read: [[UInt32]] = []
+        try restored.forEachEntry { read.append(($0.note ?? "").unicodeScalars.map(\.value)) }
+        #expect(read == notes.map { $0.unicodeScalars.map(\.value) })
     }
 
     @Test("The intake CSV lists every event with its columns")

@@ -1,6 +1,7 @@
 import CLibFuzzer
 import Foundation
 import W8Core
+import W8Formats
 
 /// The bytes libFuzzer hands a target, and the fixed context every target parses them in.
 public struct FuzzInput {

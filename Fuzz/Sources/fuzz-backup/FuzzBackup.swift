@@ -1,5 +1,5 @@
-import W8App
 import W8Core
+import W8Formats
 import W8FuzzSupport
 
 /// The JSON backup reader (`w8 import backup.json`), through `BackupStream`, which reads a backup as its bytes

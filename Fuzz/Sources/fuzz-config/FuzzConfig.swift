@@ -1,5 +1,6 @@
 import Foundation
 import W8Core
+import W8Formats
 import W8FuzzSupport
 
 /// `config.toml`: any text gives settings or one error naming a line; settings that were read can be written back

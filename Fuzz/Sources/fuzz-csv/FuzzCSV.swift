@@ -1,4 +1,5 @@
 import W8Core
+import W8Formats
 import W8FuzzSupport
 
 /// The CSV reader and the import's format detection: any bytes give rows or one error, and the rows do not depend
@@ -15,17 +16,24 @@ func fuzzCSV(_ data: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
     fuzzCheck(whole == chunked, "rows differ when fed \(chunk) bytes at a time: \(whole) vs \(chunked)")
 
     for (separator, comment) in [(UInt8(ascii: ","), UInt8?.none), (UInt8(ascii: ";"), UInt8(ascii: "#"))] {
-        var reader = CSVReader(separator: separator, comment: comment)
-        let records = reader.feed(bytes) + reader.finish()
-        var split = CSVReader(separator: separator, comment: comment)
-        var pieces: [CSVRecord] = []
-        for piece in FuzzInput.pieces(of: bytes, size: chunk) {
-            pieces += split.feed(piece)
-        }
-        pieces += split.finish()
+        let records = csvRecords([bytes[...]], separator: separator, comment: comment)
+        let pieces = csvRecords(FuzzInput.pieces(of: bytes, size: chunk), separator: separator, comment: comment)
         fuzzCheck(records == pieces, "CSV records differ when fed \(chunk) bytes at a time")
     }
     return 0
+}
+
+/// The records of `pieces` fed in order, or the error's message.
+func csvRecords(_ pieces: [ArraySlice<UInt8>], separator: UInt8, comment: UInt8?) -> String {
+    var reader = CSVReader(separator: separator, comment: comment)
+    var records: [CSVRecord] = []
+    do {
+        for piece in pieces { records += try reader.feed(piece) }
+        records += try reader.finish()
+    } catch {
+        return "error: \(error.localizedDescription)"
+    }
+    return "\(records)"
 }
 
 /// The import's rows for `pieces` fed in order, with the format detected; or the error's message.

@@ -1,5 +1,6 @@
 import Foundation
 import W8Core
+import W8Formats
 import W8FuzzSupport
 
 /// `--date` (DateInput) on the whole input, and a `--date-format` pattern (first line) with an import date

@@ -46,16 +46,22 @@ final class JSONBox {
     func becomeObject() { if pairs == nil { pairs = [] } }
     func becomeArray() { if items == nil { items = [] } }
 
-    /// Stores `value`: JSON's own types directly, anything else through its `encode(to:)`.
+    /// Stores `value`: JSON's own types and every number directly, anything else through its `encode(to:)` (a
+    /// number sent there would come back here through `SingleJSONBox`, without end).
     func store<T: Encodable>(_ value: T, codingPath: [CodingKey]) throws {
         switch value {
         case let v as String: leaf = .string(v)
         case let v as Bool: leaf = .bool(v)
         case let v as Double: leaf = .number(v)
-        case let v as Int: leaf = .integer(Int64(v))
-        case let v as Int64: leaf = .integer(v)
-        case let v as Int32: leaf = .integer(Int64(v))
-        case let v as UInt32: leaf = .integer(Int64(v))
+        // A Float as it reads (0.1), not as the Double nearest it (0.10000000149011612).
+        case let v as Float: leaf = .number(Double("\(v)") ?? Double(v))
+        case let v as any BinaryFloatingPoint: leaf = .number(Double(v))
+        case let v as any BinaryInteger:
+            guard let integer = Int64(exactly: v) else {
+                throw EncodingError.invalidValue(
+                    value, .init(codingPath: codingPath, debugDescription: "\(v) is beyond a 64-bit JSON integer"))
+            }
+            leaf = .integer(integer)
         default: try value.encode(to: JSONBoxEncoder(box: self, codingPath: codingPath))
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import W8Core
+import W8Formats
 import W8Store
 
 /// What `w8 export` writes.

@@ -1,5 +1,6 @@
 import Foundation
 import W8Core
+import W8Formats
 import W8Store
 
 /// `--format` of `w8 import`: a format, or auto-detection.

@@ -1,4 +1,5 @@
 import Foundation
+import W8Core
 
 /// A chart of the weigh-ins, their trend and the goal, drawn with one-column characters for a terminal.
 ///

@@ -1,6 +1,7 @@
 import Testing
+import W8Core
 
-@testable import W8Core
+@testable import W8Formats
 
 @Suite struct JSONObjectStreamTests {
     static func parts(_ text: String, chunk: Int) throws -> [JSONObjectStream.Part] {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import W8Core
+import W8Formats
 import W8TestSupport
 
 /// One app's export as the app writes it (see `Tests/Fixtures/import/README.md`), and every row w8 reads from it.
@@ -207,7 +208,8 @@ struct AppExport: Sendable, CustomTestStringConvertible {
     ])
     func extraFieldsThatDoNotRebuildOneWayAreRefused(text: String, found: Int, expected: Int) throws {
         let rows = try Self.rows(text)
-        let reason = W8CoreError.importFieldCount(found: found, expected: expected, separator: ",").localizedDescription
+        let reason = W8FormatsError.importFieldCount(found: found, expected: expected, separator: ",")
+            .localizedDescription
         #expect(rows == [.invalid(line: 2, reason: reason)])
         #expect(
             reason == "\(found) fields where the header has \(expected), and reading the extra commas as decimal "

@@ -1,26 +1,21 @@
 import Foundation
 import Testing
 import W8Core
+import W8Formats
 import W8TestSupport
 
 @Suite struct CSVReaderTests {
     static func read(_ text: String, separator: Character = ",", comment: Character? = nil, chunk: Int = .max)
-        -> [CSVRecord]
+        throws -> [CSVRecord]
     {
         var reader = CSVReader(separator: separator.asciiValue!, comment: comment?.asciiValue)
-        let bytes = Array(text.utf8)
         var records: [CSVRecord] = []
-        var start = 0
-        while start < bytes.count {
-            let end = min(bytes.count, start + chunk)
-            records += reader.feed(bytes[start..<end])
-            start = end
-        }
-        return records + reader.finish()
+        for piece in pieces(of: text, size: chunk) { records += try reader.feed(piece) }
+        return records + (try reader.finish())
     }
 
-    @Test func quotedFieldsHoldSeparatorsQuotesAndLineBreaks() {
-        let records = Self.read("a,b\n\"x, y\",\"say \"\"hi\"\"\"\n\"two\nlines\",z\nlast,row")
+    @Test func quotedFieldsHoldSeparatorsQuotesAndLineBreaks() throws {
+        let records = try Self.read("a,b\n\"x, y\",\"say \"\"hi\"\"\"\n\"two\nlines\",z\nlast,row")
         #expect(
             records == [
                 CSVRecord(line: 1, fields: ["a", "b"]), CSVRecord(line: 2, fields: ["x, y", "say \"hi\""]),
@@ -28,40 +23,40 @@ import W8TestSupport
             ])
     }
 
-    @Test func byteOrderMarkAndCRLFAreDropped() {
-        let records = Self.read("\u{FEFF}date,weight\r\n2024-03-26,82.5\r\n\r\n2024-03-27,82.1\r\n")
+    @Test func byteOrderMarkAndCRLFAreDropped() throws {
+        let records = try Self.read("\u{FEFF}date,weight\r\n2024-03-26,82.5\r\n\r\n2024-03-27,82.1\r\n")
         #expect(records.map(\.fields) == [["date", "weight"], ["2024-03-26", "82.5"], ["2024-03-27", "82.1"]])
         #expect(records.map(\.line) == [1, 2, 4])
     }
 
-    @Test func aLoneCarriageReturnEndsALine() {
-        #expect(Self.read("a,b\rc,d").map(\.fields) == [["a", "b"], ["c", "d"]])
+    @Test func aLoneCarriageReturnEndsALine() throws {
+        #expect(try Self.read("a,b\rc,d").map(\.fields) == [["a", "b"], ["c", "d"]])
     }
 
-    @Test func commentLinesAreNotRecords() {
-        let records = Self.read("#Units:kg\n\n#date;weight\n2012-03-21;79,8\n", separator: ";", comment: "#")
+    @Test func commentLinesAreNotRecords() throws {
+        let records = try Self.read("#Units:kg\n\n#date;weight\n2012-03-21;79,8\n", separator: ";", comment: "#")
         #expect(records == [CSVRecord(line: 4, fields: ["2012-03-21", "79,8"])])
     }
 
-    @Test func blankRecordsAreSkippedAndUnquotedBlanksTrimmed() {
-        #expect(Self.read(" a , b \n,,\n\" c \",d").map(\.fields) == [["a", "b"], [" c ", "d"]])
+    @Test func blankRecordsAreSkippedAndUnquotedBlanksTrimmed() throws {
+        #expect(try Self.read(" a , b \n,,\n\" c \",d").map(\.fields) == [["a", "b"], [" c ", "d"]])
     }
 
     // Streaming must not depend on where the chunks end: a BOM, a CRLF or a quote split across two reads.
     @Test(arguments: [1, 2, 3, 7])
-    func chunkBoundariesDoNotMatter(chunk: Int) {
+    func chunkBoundariesDoNotMatter(chunk: Int) throws {
         let text = "\u{FEFF}\"h\"\"1\",h2\r\n\"x\r\ny\",2\r\n3,4"
-        #expect(Self.read(text, chunk: chunk) == Self.read(text))
-        #expect(Self.read(text).count == 3)
+        #expect(try Self.read(text, chunk: chunk) == Self.read(text))
+        #expect(try Self.read(text).count == 3)
     }
 
-    @Test func writerQuotesOnlyWhatNeedsIt() {
+    @Test func writerQuotesOnlyWhatNeedsIt() throws {
         let writer = CSVWriter()
         #expect(
             writer.line(["1", "plain", "a,b", "say \"x\"", "two\nlines", ""])
                 == "1,plain,\"a,b\",\"say \"\"x\"\"\",\"two\nlines\",\n")
         let fields = ["a,b", "say \"x\"", "two\nlines", "", "ü"]
-        #expect(Self.read(writer.line(fields)).first?.fields == fields)
+        #expect(try Self.read(writer.line(fields)).first?.fields == fields)
     }
 }
 
@@ -85,14 +80,8 @@ import W8TestSupport
 
     /// Every row of `text`, fed to `reader` in chunks of `chunk` bytes, then finished.
     static func feed(_ reader: inout DelimitedImport, _ text: String, chunk: Int = .max) throws -> [ImportRow] {
-        let bytes = Array(text.utf8)
         var rows: [ImportRow] = []
-        var start = 0
-        while start < bytes.count {
-            let end = min(bytes.count, start + chunk)
-            rows += try reader.feed(bytes[start..<end])
-            start = end
-        }
+        for piece in pieces(of: text, size: chunk) { rows += try reader.feed(piece) }
         return rows + (try reader.finish())
     }
 
@@ -128,7 +117,7 @@ import W8TestSupport
     }
 
     @Test func anUnknownHeaderIsRefusedWithTheLineQuoted() {
-        #expect(throws: W8CoreError.importFormatUnknown("name,height")) { try Self.rows("name,height\nx,1\n") }
+        #expect(throws: W8FormatsError.importFormatUnknown("name,height")) { try Self.rows("name,height\nx,1\n") }
     }
 
     @Test func openScaleIsKilogramsWithZeroFatMissing() throws {
@@ -169,7 +158,7 @@ import W8TestSupport
                     weight: Weight(179.5, .lb), date: Self.date("2012-03-22T07:40:02Z"), note: "new scale",
                     bodyFatPercent: 21.5)
             ])
-        #expect(throws: W8CoreError.importUnitConflict(file: .lb, option: .kg)) {
+        #expect(throws: W8FormatsError.importUnitConflict(file: .lb, option: .kg)) {
             try Self.rows(text, options: Self.options(unit: .kg))
         }
     }
@@ -198,7 +187,7 @@ import W8TestSupport
     }
 
     @Test func aRequiredColumnMissingIsNamed() {
-        #expect(throws: W8CoreError.importColumnMissing(column: "weight", format: "trendweight")) {
+        #expect(throws: W8FormatsError.importColumnMissing(column: "weight", format: "trendweight")) {
             try Self.rows("Date,Time,Kilos\n", format: .trendweight)
         }
     }
@@ -232,14 +221,14 @@ import W8TestSupport
     }
 
     @Test func slashedDatesNeedAPattern() throws {
-        #expect(throws: W8CoreError.dateAmbiguous("03/04/2024")) {
+        #expect(throws: W8FormatsError.dateAmbiguous("03/04/2024")) {
             try ImportDates.parse("03/04/2024", pattern: nil, options: Self.options)
         }
         let us = try ImportDates.parse("03/04/2024", pattern: try DatePattern("MM/DD/YYYY"), options: Self.options)
         let eu = try ImportDates.parse("03/04/2024", pattern: try DatePattern("DD/MM/YYYY"), options: Self.options)
         #expect(us == DelimitedImportTests.date("2024-03-04"))
         #expect(eu == DelimitedImportTests.date("2024-04-03"))
-        #expect(throws: W8CoreError.dateNotInPattern("2024-03-04", "MM/DD/YYYY")) {
+        #expect(throws: W8FormatsError.dateNotInPattern("2024-03-04", "MM/DD/YYYY")) {
             try ImportDates.parse("2024-03-04", pattern: try DatePattern("MM/DD/YYYY"), options: Self.options)
         }
         #expect(throws: W8CoreError.dateInvalid("02/30/2024")) {
@@ -258,7 +247,7 @@ import W8TestSupport
 
     @Test(arguments: ["MM/DD", "YYYY-MM-DD-DD", "dd.mm.yyyy", "YYYYMMDDx", ""])
     func badPatternsAreRefused(text: String) {
-        #expect(throws: W8CoreError.datePatternInvalid(text)) { try DatePattern(text) }
+        #expect(throws: W8FormatsError.datePatternInvalid(text)) { try DatePattern(text) }
     }
 
     @Test func timestampsKeepMillisecondsAndTheOffset() {

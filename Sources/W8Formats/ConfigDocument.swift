@@ -1,4 +1,5 @@
 import Foundation
+import W8Core
 
 /// The text of `config.toml`: read into `Settings`, and edited one key at a time keeping the person's
 /// comments and layout.
@@ -42,14 +43,14 @@ public struct ConfigDocument: Sendable, Equatable {
         text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
     }
 
-    /// Parses every line; throws `W8CoreError.configSyntax` naming the first bad line.
+    /// Parses every line; throws `W8FormatsError.configSyntax` naming the first bad line.
     func lines() throws -> [Line] {
         var result: [Line] = []
         var table = ""
         var seen = Set<String>()
         for (index, raw) in Self.rows(text).enumerated() {
             let number = index + 1
-            func fail(_ message: String) -> W8CoreError { .configSyntax(line: number, message: message) }
+            func fail(_ message: String) -> W8FormatsError { .configSyntax(line: number, message: message) }
             var line = Substring(raw)
             if line.hasSuffix("\r") { line = line.dropLast() }
             let content = line.trimmingCharacters(in: .whitespaces)
@@ -79,40 +80,54 @@ public struct ConfigDocument: Sendable, Equatable {
         return result
     }
 
-    static func value(_ text: Substring, fail: (String) -> W8CoreError) throws -> SettingValue {
+    static func value(_ text: Substring, fail: (String) -> W8FormatsError) throws -> SettingValue {
         let text = text.trimmingCharacters(in: .whitespaces)
         if text.isEmpty { throw fail("expected a value after '='") }
         var literal = text
         var rest = ""
         let value: SettingValue
-        if let quote = text.first, quote == "\"" || quote == "'" {
-            var out = ""
-            var escaped = false
-            var end: String.Index?
-            var i = text.index(after: text.startIndex)
-            while i < text.endIndex {
-                let c = text[i]
-                if quote == "\"" && escaped {
-                    switch c {
+        // Read as Unicode scalars, not Characters: a combining mark after a quote or a backslash would join it.
+        let scalars = Array(text.unicodeScalars)
+        if let quote = scalars.first, quote == "\"" || quote == "'" {
+            var out = String.UnicodeScalarView()
+            var end: Int?
+            var i = 1
+            while i < scalars.count {
+                let c = scalars[i]
+                if quote == "\"", c == "\\", i + 1 < scalars.count {
+                    i += 1
+                    let escape = scalars[i]
+                    switch escape {
                     case "n": out.append("\n")
                     case "t": out.append("\t")
-                    case "\"", "\\": out.append(c)
-                    default: throw fail("unknown escape '\\\(c)' in \(text)")
+                    case "r": out.append("\r")
+                    case "b": out.append("\u{8}")
+                    case "f": out.append("\u{C}")
+                    case "\"", "\\": out.append(escape)
+                    case "u", "U":
+                        let count = escape == "u" ? 4 : 8
+                        let digits = scalars.dropFirst(i + 1).prefix(count)
+                        guard digits.count == count, digits.allSatisfy({ $0.properties.isASCIIHexDigit }),
+                            let code = UInt32(String(String.UnicodeScalarView(digits)), radix: 16),
+                            let scalar = Unicode.Scalar(code)
+                        else { throw fail("escape '\\\(escape)' needs \(count) hex digits of a character in \(text)") }
+                        out.append(scalar)
+                        i += count
+                    default: throw fail("unknown escape '\\\(escape)' in \(text)")
                     }
-                    escaped = false
-                } else if quote == "\"" && c == "\\" {
-                    escaped = true
+                } else if quote == "\"", c == "\\" {
+                    break  // a backslash at the end: the string is not closed
                 } else if c == quote {
                     end = i
                     break
                 } else {
                     out.append(c)
                 }
-                i = text.index(after: i)
+                i += 1
             }
             guard let end else { throw fail("string \(text) is not closed") }
-            value = .string(out)
-            rest = String(text[text.index(after: end)...])
+            value = .string(String(out))
+            rest = String(String.UnicodeScalarView(scalars[(end + 1)...]))
         } else {
             if let hash = text.firstIndex(of: "#") {
                 literal = text[..<hash].trimmingCharacters(in: .whitespaces)
@@ -143,12 +158,12 @@ public struct ConfigDocument: Sendable, Equatable {
         for line in try lines() {
             guard let key = line.key, let value = line.value else { continue }
             guard let setting = SettingKey(rawValue: key) else {
-                throw W8CoreError.configSyntax(line: line.number, message: "unknown key '\(key)'")
+                throw W8FormatsError.configSyntax(line: line.number, message: "unknown key '\(key)'")
             }
             do {
                 try setting.apply(value, to: &settings)
             } catch let error as W8CoreError {
-                throw W8CoreError.configSyntax(line: line.number, message: error.localizedDescription)
+                throw W8FormatsError.configSyntax(line: line.number, message: error.localizedDescription)
             }
         }
         return settings
@@ -178,5 +193,37 @@ public struct ConfigDocument: Sendable, Equatable {
             rows += ["", "[\(table)]", "\(leaf) = \(value.tomlLiteral)", ""]
         }
         return ConfigDocument(text: rows.joined(separator: "\n"))
+    }
+}
+
+extension SettingValue {
+    /// How the value is written in TOML.
+    var tomlLiteral: String {
+        switch self {
+        case .bool(let b): b ? "true" : "false"
+        case .integer(let i): String(i)
+        case .string(let s): "\"" + Self.escaped(s) + "\""
+        }
+    }
+
+    /// `text` as the inside of a TOML basic string: quotes, backslashes and every control character escaped (TOML
+    /// allows none but tab raw; a raw line break would end the line).
+    static func escaped(_ text: String) -> String {
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out.append(contentsOf: #"\""#.unicodeScalars)
+            case "\\": out.append(contentsOf: #"\\"#.unicodeScalars)
+            case "\n": out.append(contentsOf: #"\n"#.unicodeScalars)
+            case "\r": out.append(contentsOf: #"\r"#.unicodeScalars)
+            case "\t": out.append(contentsOf: #"\t"#.unicodeScalars)
+            case "\u{8}": out.append(contentsOf: #"\b"#.unicodeScalars)
+            case "\u{C}": out.append(contentsOf: #"\f"#.unicodeScalars)
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+                out.append(contentsOf: String(format: "\\u%04X", scalar.value).unicodeScalars)
+            default: out.append(scalar)
+            }
+        }
+        return String(out)
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import W8TestSupport
 
+@testable import W8Chart
 @testable import W8Core
 
 /// Six weigh-ins over ten days in November, at 07:30 UTC, with gaps of one, two and four days.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import W8App
 import W8Core
+import W8Formats
 import W8TestSupport
 
 @Suite struct BackupTests {
@@ -89,7 +89,7 @@ import W8TestSupport
     @Test func aWrongHeaderIsRefusedBeforeTheEntries() throws {
         var stream = BackupStream(options: Self.options)
         let head = "{\"format\": \"w8trackr-backup\", \"version\": 9, \"entries\": ["
-        #expect(throws: W8CoreError.backupInvalid("its version 9 is newer than this w8 reads (2)")) {
+        #expect(throws: W8FormatsError.backupInvalid("its version 9 is newer than this w8 reads (2)")) {
             try stream.feed(Array(head.utf8))
         }
     }

@@ -14,12 +14,21 @@ public struct JSONObjectStream: Sendable {
         case element(index: Int, value: [UInt8])
     }
 
-    /// Why the bytes are no JSON object: `notAnObject` when the document is some other value.
+    /// Why the bytes are no JSON object: `notAnObject` when the document is some other value, `valueTooLong` when
+    /// a member's value or an element is longer than `maxValueBytes`.
     public struct Malformed: Error, Equatable, Sendable {
         public var notAnObject = false
+        public var valueTooLong = false
 
-        public init(notAnObject: Bool = false) { self.notAnObject = notAnObject }
+        public init(notAnObject: Bool = false, valueTooLong: Bool = false) {
+            self.notAnObject = notAnObject
+            self.valueTooLong = valueTooLong
+        }
     }
+
+    /// No member or entry w8 writes comes near it; bytes from elsewhere are not held without end.
+    public static let defaultMaxValueBytes = 1024 * 1024
+    public let maxValueBytes: Int
 
     private enum Phase {
         case start, beforeKey, key, colon, value, beforeElement, element, afterArray, end
@@ -42,8 +51,9 @@ public struct JSONObjectStream: Sendable {
     private var bomBytes = 0
 
     /// Streams the elements of the member named `arrayKey` (its key as written, without escapes).
-    public init(arrayKey: String) {
+    public init(arrayKey: String, maxValueBytes: Int = defaultMaxValueBytes) {
         self.arrayKey = Array(arrayKey.utf8)
+        self.maxValueBytes = maxValueBytes
     }
 
     /// The parts completed by `bytes`; throws at the first byte that cannot belong to a JSON object.
@@ -89,6 +99,7 @@ public struct JSONObjectStream: Sendable {
                 phase = .colon
                 return
             }
+            guard key.count < maxValueBytes else { throw Malformed(valueTooLong: true) }
             key.append(byte)
         case .colon:
             if Self.isBlank(byte) { return }
@@ -103,7 +114,7 @@ public struct JSONObjectStream: Sendable {
                 parts.append(.arrayStart)
                 return
             }
-            guard try scan(byte, closer: UInt8(ascii: "}")) else { return value.append(byte) }
+            guard try scan(byte, closer: UInt8(ascii: "}")) else { return try append(byte) }
             parts.append(.member(key: key, value: trimmed(value)))
             members += 1
             phase = byte == UInt8(ascii: ",") ? .beforeKey : .end
@@ -130,10 +141,15 @@ public struct JSONObjectStream: Sendable {
     }
 
     private mutating func element(_ byte: UInt8, into parts: inout [Part]) throws(Malformed) {
-        guard try scan(byte, closer: UInt8(ascii: "]")) else { return value.append(byte) }
+        guard try scan(byte, closer: UInt8(ascii: "]")) else { return try append(byte) }
         parts.append(.element(index: index, value: trimmed(value)))
         index += 1
         phase = byte == UInt8(ascii: ",") ? .beforeElement : .afterArray
+    }
+
+    private mutating func append(_ byte: UInt8) throws(Malformed) {
+        guard value.count < maxValueBytes else { throw Malformed(valueTooLong: true) }
+        value.append(byte)
     }
 
     /// Follows strings and nesting inside a value; true when `byte` is the `,` or `closer` that ends it.

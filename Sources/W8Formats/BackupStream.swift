@@ -1,0 +1,206 @@
+import Foundation
+import W8Core
+
+/// A backup read back and checked, but for its entries (which `BackupStream` hands out one by one): what an import
+/// restores.
+public struct Backup: Sendable {
+    public var journey: JourneyBackup
+    public var settings: [(SettingKey, SettingValue)]
+    /// Keys this version does not know (from a newer W8Trackr): left out of the restore.
+    public var unknownSettings: [String]
+
+    /// Checks a decoded backup: its format and version, then the rest exactly as written.
+    init(_ file: BackupDocument, reader: BackupReader) throws {
+        guard file.format == BackupDocument.formatName else {
+            throw W8FormatsError.backupInvalid("its \"format\" is not \"\(BackupDocument.formatName)\"")
+        }
+        guard file.version <= BackupDocument.version else {
+            throw W8FormatsError.backupInvalid(
+                "its version \(file.version) is newer than this w8 reads (\(BackupDocument.version))")
+        }
+        journey = JourneyBackup(
+            goal: try file.goal.map(reader.goal),
+            milestonesAchieved: try (file.milestonesAchieved ?? []).map(reader.milestone),
+            achievements: try (file.achievements ?? []).enumerated().map(reader.achievement),
+            intake: try (file.intake ?? []).enumerated().map(reader.intake))
+        (settings, unknownSettings) = try reader.settings(file.settings?.pairs ?? [])
+    }
+}
+
+/// Reads a backup as its bytes arrive, in memory bounded by its largest entry rather than its length: a
+/// `JSONObjectStream` hands out each element of `entries` to `JSONDecoder` as a `BackupDocument.Entry`, and the other
+/// members, kept aside, are decoded as the `BackupDocument` they form with an empty `entries`.
+///
+/// Those members are checked as soon as `entries` opens, so a wrong format or version is refused before any entry
+/// is read; members written after `entries` (w8 writes none) are checked at the end.
+public struct BackupStream {
+    private var scanner = JSONObjectStream(arrayKey: "entries")
+    private let reader: BackupReader
+    private let decoder = JSONDecoder()
+    private var members: [(key: [UInt8], value: [UInt8])] = []
+    private var sawEntries = false
+
+    public init(options: ImportOptions) {
+        reader = BackupReader(options: options)
+    }
+
+    /// The entries completed by `bytes`, each checked as `w8 add` checks its input; `line` is the 1-based position
+    /// in `entries`. Throws `W8FormatsError.backupInvalid` when the backup cannot be restored.
+    public mutating func feed(_ bytes: [UInt8]) throws -> [ImportRow] {
+        let parts: [JSONObjectStream.Part]
+        do throws(JSONObjectStream.Malformed) { parts = try scanner.feed(bytes) } catch {
+            throw W8FormatsError.backupInvalid(
+                error.notAnObject
+                    ? "it is not a JSON object"
+                    : error.valueTooLong
+                        ? "a value in it is longer than \(scanner.maxValueBytes) bytes, more than any entry w8 writes"
+                        : "it is not valid JSON")
+        }
+        var rows: [ImportRow] = []
+        for part in parts {
+            switch part {
+            case .member(let key, let value): members.append((key, value))
+            case .arrayStart:
+                sawEntries = true
+                _ = try backup(complete: false)
+            case .element(let index, let value):
+                let item: BackupDocument.Entry
+                do {
+                    item = try decoder.decode(BackupDocument.Entry.self, from: Data(value))
+                } catch let error as DecodingError {
+                    throw Self.invalid(error, at: "entries[\(index)]")
+                }
+                do {
+                    rows.append(.entry(line: index + 1, try reader.entry(item)))
+                } catch {
+                    rows.append(.invalid(line: index + 1, reason: error.localizedDescription))
+                }
+            }
+        }
+        return rows
+    }
+
+    /// Everything but the entries, once the last byte was fed.
+    public func finish() throws -> Backup {
+        do throws(JSONObjectStream.Malformed) { try scanner.finish() } catch {
+            throw W8FormatsError.backupInvalid("it is not valid JSON")
+        }
+        return try backup(complete: true)!
+    }
+
+    /// The members read so far as a backup; nil when one is missing and may still follow `entries`.
+    private func backup(complete: Bool) throws -> Backup? {
+        var json: [UInt8] = Array("{".utf8)
+        for (key, value) in members {
+            json += Array("\"".utf8) + key + Array("\":".utf8) + value + Array(",".utf8)
+        }
+        json += sawEntries ? Array("\"entries\":[]}".utf8) : Array("}".utf8)
+        if !sawEntries, !members.isEmpty { json[json.count - 2] = UInt8(ascii: " ") }
+        do {
+            return try Backup(decoder.decode(BackupDocument.self, from: Data(json)), reader: reader)
+        } catch DecodingError.keyNotFound where !complete {
+            return nil
+        } catch let error as DecodingError {
+            throw Self.invalid(error)
+        }
+    }
+
+    private static func invalid(_ error: DecodingError, at prefix: String = "") -> W8FormatsError {
+        if case .dataCorrupted(let context) = error, context.codingPath.isEmpty {
+            return .backupInvalid("it is not valid JSON")
+        }
+        return .backupInvalid(BackupDocument.describe(error, at: prefix))
+    }
+}
+
+/// Turns a backup's values back into domain values, validated.
+struct BackupReader {
+    let options: ImportOptions
+
+    func date(_ text: String?, _ name: String) throws -> Date {
+        guard let text else { throw W8FormatsError.importFieldMissing(name) }
+        return try DateInput.parse(text, now: options.now, calendar: options.calendar)
+    }
+
+    func entry(_ item: BackupDocument.Entry) throws -> WeightEntry {
+        guard let value = item.weight else { throw W8FormatsError.importFieldMissing("weight") }
+        guard let unit = item.unit else { throw W8FormatsError.importFieldMissing("unit") }
+        return WeightEntry(
+            weight: try WeightInput.weight(Weight.exact(value), unit: try WeightInput.unit(unit), defaultUnit: .lb),
+            date: try date(item.date, "date"), note: try WeightInput.note(item.note),
+            bodyFatPercent: try item.bodyFatPercent.map { try WeightInput.bodyFat(Weight.exact($0)) })
+    }
+
+    func goal(_ item: BackupDocument.Goal) throws -> Goal {
+        do {
+            return Goal(
+                weight: try WeightInput.goal(
+                    Weight.exact(item.weight), unit: try WeightInput.unit(item.unit), defaultUnit: .lb),
+                setAt: try date(item.setAt, "setAt"),
+                journeyStartedAt: try date(item.journeyStartedAt, "journeyStartedAt"))
+        } catch let error where error is W8CoreError || error is W8FormatsError {
+            throw W8FormatsError.backupInvalid("its goal: \(error.localizedDescription)")
+        }
+    }
+
+    func milestone(_ text: String) throws -> MilestoneType {
+        guard let type = MilestoneType(rawValue: text) else {
+            throw W8FormatsError.backupInvalid("milestone '\(text)' is not one of 25, 50, 75, approaching, 100")
+        }
+        return type
+    }
+
+    func achievement(_ index: Int, _ item: BackupDocument.Achievement) throws -> MilestoneAchievement {
+        do {
+            return MilestoneAchievement(
+                type: try milestone(item.type), dateAchieved: try date(item.dateAchieved, "dateAchieved"),
+                weight: item.weight, goalWeight: item.goalWeight, startWeight: item.startWeight,
+                unit: try WeightInput.unit(item.unit), progressPercent: item.progressPercent,
+                notificationSent: item.notificationSent)
+        } catch let error where error is W8CoreError || error is W8FormatsError {
+            throw W8FormatsError.backupInvalid("achievement \(index + 1): \(error.localizedDescription)")
+        }
+    }
+
+    /// An intake event, checked as `w8 drink` and `w8 eat` check theirs.
+    func intake(_ index: Int, _ item: BackupDocument.IntakeItem) throws -> IntakeEvent {
+        do {
+            guard let kind = IntakeKind(rawValue: item.kind) else {
+                throw W8FormatsError.backupInvalid("kind '\(item.kind)' is not water, beverage, meal or snack")
+            }
+            let volume = item.volumeML
+            if kind.isDrink {
+                guard let volume, (1...IntakeSettings.maxDrink).contains(volume) else {
+                    throw W8CoreError.drinkInvalid(item.volumeML.map(String.init) ?? "null")
+                }
+            } else if volume != nil {
+                throw W8FormatsError.backupInvalid("a \(kind.rawValue) has no volume")
+            }
+            return IntakeEvent(
+                kind: kind, date: try date(item.date, "date"), volume: volume,
+                calories: try IntakeInput.calories(String(item.calories)), note: try WeightInput.note(item.note))
+        } catch let error where error is W8CoreError || error is W8FormatsError {
+            throw W8FormatsError.backupInvalid("intake \(index + 1): \(error.localizedDescription)")
+        }
+    }
+
+    /// The settings the backup sets, checked as the config file's are, and the keys this version does not know.
+    func settings(_ pairs: [(String, SettingValue)]) throws -> ([(SettingKey, SettingValue)], [String]) {
+        var values: [(SettingKey, SettingValue)] = []
+        var unknown: [String] = []
+        var check = Settings()
+        for (name, value) in pairs.sorted(by: { $0.0 < $1.0 }) {
+            guard let key = SettingKey(rawValue: name) else {
+                unknown.append(name)
+                continue
+            }
+            do {
+                try key.apply(value, to: &check)
+            } catch let error where error is W8CoreError || error is W8FormatsError {
+                throw W8FormatsError.backupInvalid("its settings: \(error.localizedDescription)")
+            }
+            values.append((key, value))
+        }
+        return (values, unknown)
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import W8Core
+
+/// The file formats `w8 import` reads.
+public enum ImportFormat: String, Sendable, CaseIterable {
+    case w8CSV = "w8-csv"
+    case w8JSON = "w8-json"
+    case openscale
+    case libra
+    case trendweight
+    case generic
+
+    /// What the format is, for the message that says which one was read.
+    public var displayName: String {
+        switch self {
+        case .w8CSV: "W8Trackr CSV"
+        case .w8JSON: "W8Trackr JSON backup"
+        case .openscale: "openScale CSV"
+        case .libra: "Libra export"
+        case .trendweight: "TrendWeight export"
+        case .generic: "date,weight CSV"
+        }
+    }
+}
+
+/// What an import needs from outside: the units, the date form, the moment and the person's calendar.
+public struct ImportOptions: Sendable {
+    /// `--unit`: the unit of weights that carry none, over the format's own default.
+    public var unit: WeightUnit?
+    /// The preferred unit, for formats that do not say theirs.
+    public var preferredUnit: WeightUnit
+    /// `--date-format`, for dates such as `03/26/2024` that cannot be read without it.
+    public var datePattern: DatePattern?
+    public var now: Date
+    public var calendar: Calendar
+
+    public init(
+        unit: WeightUnit? = nil, preferredUnit: WeightUnit, datePattern: DatePattern? = nil, now: Date,
+        calendar: Calendar
+    ) {
+        self.unit = unit
+        self.preferredUnit = preferredUnit
+        self.datePattern = datePattern
+        self.now = now
+        self.calendar = calendar
+    }
+}
+
+/// A data row of an import file: an entry validated as `w8 add` validates one, a row that is no weigh-in, or why
+/// it is not one.
+public enum ImportRow: Sendable, Equatable {
+    case entry(line: Int, WeightEntry)
+    case invalid(line: Int, reason: String)
+    /// A well-formed row that is not a weigh-in of its own: counted as skipped, never written.
+    case skipped(line: Int, ImportSkip)
+}
+
+/// Why a well-formed row is not imported.
+public enum ImportSkip: Sendable, Equatable, Hashable {
+    /// A day of TrendWeight's computed view whose weight TrendWeight interpolated between two weigh-ins.
+    case interpolated
+    /// A Libra placeholder at local midnight repeating the weigh-in on `line`, later the same day.
+    case placeholder(of: Int)
+
+    /// Why, in words.
+    public var reason: String {
+        switch self {
+        case .interpolated: "an interpolated day: TrendWeight computed this weight between two weigh-ins"
+        case .placeholder(let line): "a midnight placeholder: line \(line) holds the same weigh-in later that day"
+        }
+    }
+}
+
+/// Where the unit of weights written without one comes from, so that the summary can say which was assumed.
+public enum ImportUnitSource: Sendable, Equatable {
+    /// Each row names its unit (the W8Trackr CSV).
+    case rows
+    /// `--unit`.
+    case option(WeightUnit)
+    /// The file says so: Libra's `#Units:`, a header such as `Weight (kg)`.
+    case file(WeightUnit)
+    /// The app never writes another unit (openScale 2.x: kg).
+    case app(WeightUnit)
+    /// The app's default when the file does not say (Libra without `#Units:`).
+    case appDefault(WeightUnit)
+    /// Nothing says: the preferred unit is assumed.
+    case preferred(WeightUnit)
+
+    /// The unit; nil when the rows carry theirs.
+    public var unit: WeightUnit? {
+        switch self {
+        case .rows: nil
+        case .option(let u), .file(let u), .app(let u), .appDefault(let u), .preferred(let u): u
+        }
+    }
+
+    /// Whether the unit is a guess that `--unit` may have to correct.
+    public var isAssumed: Bool {
+        switch self {
+        case .appDefault, .preferred: true
+        case .rows, .option, .file, .app: false
+        }
+    }
+}

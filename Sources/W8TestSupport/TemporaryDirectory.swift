@@ -13,7 +13,7 @@ public final class TemporaryDirectory: Sendable {
     public init(prefix: String = "w8-test", owner: (uid: uid_t, gid: gid_t)? = nil) throws {
         url = try Self.create(prefix: prefix)
         self.owner = owner
-        LeftBehind.shared.add(url)
+        RemovedAtExit.shared.add(url)
         try own(url)
     }
 
@@ -62,10 +62,10 @@ public final class TemporaryDirectory: Sendable {
 
 /// The temporary directories of this process, deleted when it exits: a test that forgets `remove()`, or whose
 /// database outlives its scope, leaves nothing in /tmp.
-final class LeftBehind: @unchecked Sendable {
-    static let shared: LeftBehind = {
-        atexit { LeftBehind.shared.removeAll() }
-        return LeftBehind()
+final class RemovedAtExit: @unchecked Sendable {
+    static let shared: RemovedAtExit = {
+        atexit { RemovedAtExit.shared.removeAll() }
+        return RemovedAtExit()
     }()
 
     private let lock = NSLock()

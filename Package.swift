@@ -15,7 +15,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
-        // Pure domain: entries, units, goals, progress, milestones, intake, settings, import parsers, XDG rules.
+        // Pure domain: entries, units, goals, progress, milestones, intake, settings, import parsers.
         // Foundation only, no I/O: time, calendar, time zone and environment are passed in.
         .target(name: "W8Core"),
         // SQLite through GRDB. The only module that imports GRDB.
@@ -35,7 +35,9 @@ let package = Package(
         .target(name: "CDynamicLibrary", linkerSettings: [.linkedLibrary("dl")]),
         // The NotificationSink that posts real desktop notifications through libnotify, the one route to the server.
         .target(name: "W8Libnotify", dependencies: ["W8Core", "CLibnotify"]),
-        // Linux calls Glibc's Swift module does not export (timerfd, signalfd), as small C wrappers.
+        // Linux calls Glibc's Swift module does not export (timerfd, signalfd, eventfd, inotify, the signal mask,
+        // SIGRTMIN) and stdout's flush, as small C wrappers; the arguments saved by a constructor; a thread started
+        // on another CPU.
         .target(name: "CW8Linux"),
         // The small POSIX layer every module's file and system calls go through: errors that carry the call and
         // errno, the EINTR retry, and the atomic file writer.
@@ -44,24 +46,28 @@ let package = Package(
         .target(name: "W8Scheduler", dependencies: ["W8Core", "W8App", "CW8Linux", "W8System"]),
         // Test doubles and fixtures shipped as a real target (like swift-log's InMemoryLogHandler).
         .target(name: "W8TestSupport", dependencies: ["W8Core", "W8Store", "W8Libnotify"]),
-        // The workflows: Tracker, IntakeLog, EventRunner, import and export, the systemd installer, the config file,
-        // paths, and the presentation (text and JSON reports).
+        // The workflows: Tracker, IntakeLog, EventRunner, import and export, the charts (through the ChartDrawer
+        // interface), the systemd installer, the config file, paths and the XDG and D-Bus service directories, and
+        // the presentation (text and JSON reports).
         .target(name: "W8App", dependencies: ["W8Core", "W8Store", "CW8Linux", "W8System"]),
         // cairo's C API, for the chart image, loaded with dlopen when a chart is drawn: the commands that draw none
         // never load cairo and X11. Only W8Chart imports it (its tests too, to decode the PNGs).
         .target(name: "CCairo", dependencies: ["CDynamicLibrary"]),
-        // The weight chart as a PNG or SVG file, drawn with cairo.
+        // The weight chart (W8Core's ChartPicture) as a PNG or SVG file, drawn with cairo; W8Runtime wires it into
+        // W8App's ChartDrawer.
         .target(name: "W8Chart", dependencies: ["W8Core", "CCairo", "W8System"]),
-        // The command line: parse, one call into W8App through the Runtime, print.
-        // The composition root, as isowords' ServerBootstrap: builds the store, the sink, the chart drawer and
-        // the workflows once; the only place that reads the clock, the time zone and the environment.
+        // The composition root, as isowords' bootstrap: the environment a command runs in (the clock's reading,
+        // the calendar, the paths, the database, the sink, W8Chart as the chart drawer), wired into W8App's
+        // workflows; the only place that reads the clock, the time zone and the environment. It neither prints
+        // nor exits.
         .target(
             name: "W8Runtime",
             dependencies: ["W8Core", "W8Store", "W8App", "W8Libnotify", "W8Scheduler", "W8Chart", "CW8Linux"]),
+        // The command line: parse, one call into W8App through the Runtime, print, exit; owns the daemon's thread.
         .executableTarget(
             name: "w8",
             dependencies: [
-                "W8Core", "W8Store", "W8App", "W8Libnotify", "W8Scheduler", "W8Chart", "W8Runtime",
+                "W8Core", "W8App", "W8Scheduler", "W8Runtime", "CW8Linux",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -74,7 +80,7 @@ let package = Package(
         .testTarget(name: "W8ChartTests", dependencies: ["W8Core", "W8Chart", "CCairo", "W8TestSupport"]),
         .testTarget(name: "W8CLITests", dependencies: ["W8Core", "W8TestSupport"]),
         // Test-only: drives LibnotifyNotificationSink in its own process, with the session bus of its environment.
-        .executableTarget(name: "w8-notify-probe", dependencies: ["W8Core", "W8Libnotify", "W8TestSupport"]),
+        .executableTarget(name: "w8-notify-probe", dependencies: ["W8Core", "W8App", "W8Libnotify", "W8TestSupport"]),
         .testTarget(
             name: "W8LibnotifyTests",
             dependencies: ["W8Core", "W8Libnotify", "CLibnotify", "W8TestSupport", "w8-notify-probe"]),

@@ -1,0 +1,100 @@
+import Foundation
+import W8Core
+import W8Store
+
+/// Writes chart images: the interface the workflows draw through. The composition root wires W8Chart into it.
+public struct ChartDrawer: Sendable {
+    /// Whether `path` names an image the drawer writes (`.png` or `.svg`).
+    public var canWrite: @Sendable (_ path: String) -> Bool
+    /// Writes `picture` to `path`, in the format its extension names, as the full chart or a sparkline (a small
+    /// image with no text, the summary's); throws an `AppError`.
+    public var write: @Sendable (_ picture: ChartPicture, _ sparkline: Bool, _ path: String) throws -> Void
+
+    public init(
+        canWrite: @escaping @Sendable (_ path: String) -> Bool,
+        write: @escaping @Sendable (_ picture: ChartPicture, _ sparkline: Bool, _ path: String) throws -> Void
+    ) {
+        self.canWrite = canWrite
+        self.write = write
+    }
+}
+
+/// The weight charts: `w8 chart`, and the summary's sparkline.
+public struct WeightCharts: Sendable {
+    public let database: AppDatabase
+    public let unit: WeightUnit
+    public let now: Date
+    public let calendar: Calendar
+    public let drawer: ChartDrawer
+
+    public init(database: AppDatabase, unit: WeightUnit, now: Date, calendar: Calendar, drawer: ChartDrawer) {
+        self.database = database
+        self.unit = unit
+        self.now = now
+        self.calendar = calendar
+        self.drawer = drawer
+    }
+
+    /// `w8 chart`: the last `days` days of weights, trend and goal, as an image at `output` (nil: the terminal
+    /// chart, returned). Sizes default to `terminal`'s width and 16 lines, or 800×400 pixels.
+    public func chart(
+        days: Int, output: String?, width: Int?, height: Int?, terminal: (columns: Int, color: Bool)
+    ) throws -> String {
+        let goal = try database.snapshot(unit: unit).goal?.weight.value(in: unit)
+        let points = try trendPoints(days: days)
+        let weighIns = try weighIns(since: points.first?.date, to: now)
+        if let output, drawer.canWrite(output) {
+            try drawer.write(
+                ChartPicture(
+                    points: points, weighIns: weighIns, goal: goal, unit: unit, timeZone: calendar.timeZone,
+                    width: width ?? 800, height: height ?? 400, title: "W8Trackr: the last \(days) days"),
+                false, output)
+            return "Wrote \(output).\n"
+        }
+        return TerminalChart(
+            points: points, weighIns: weighIns, goal: goal, unit: unit, width: width ?? terminal.columns,
+            height: height ?? 16, color: terminal.color, calendar: calendar
+        ).render()
+    }
+
+    /// The trend's days of the last `days` days; the trend itself is computed over the whole last year.
+    public func trendPoints(days: Int) throws -> [TrendPoint] {
+        let trend = try database.trend(unit: unit, goal: nil, now: now, calendar: calendar)
+        let start = now.addingTimeInterval(-Double(days) * 86400)
+        return trend.points.filter { $0.date >= start }
+    }
+
+    /// Every weigh-in from `start` (the chart's first day) to `end`: the chart's dots.
+    func weighIns(since start: Date?, to end: Date) throws -> [ChartWeighIn] {
+        guard let start else { return [] }
+        return ChartWeighIn.of(try database.week(from: start, to: end).entries, unit: unit)
+    }
+
+    /// The summary's image, a 128 px sparkline of the last 30 days, written to `summary-chart.png` in
+    /// `cacheDirectory` (made 0700) for the notification server to read (servers draw it at 48–128 px, so it has
+    /// no text); nil without weigh-ins or when it cannot be written (the summary goes out without it). The full
+    /// chart is `w8 chart --output`.
+    public func summaryImage(_ summary: WeeklySummary, cacheDirectory: String) -> String? {
+        let start = summary.weekEnd.addingTimeInterval(-30 * 86400)
+        let summaryCharts = WeightCharts(
+            database: database, unit: summary.unit, now: now, calendar: calendar, drawer: drawer)
+        guard let points = summary.trendAnalysis?.points.filter({ $0.date >= start }), !points.isEmpty,
+            let weighIns = try? summaryCharts.weighIns(since: points.first?.date, to: summary.weekEnd)
+        else {
+            return nil
+        }
+        let path = cacheDirectory + "/summary-chart.png"
+        do {
+            try FileManager.default.createDirectory(
+                atPath: cacheDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try drawer.write(
+                ChartPicture(
+                    points: points, weighIns: weighIns, goal: summary.progress?.goal, unit: summary.unit,
+                    timeZone: calendar.timeZone, width: 128, height: 128),
+                true, path)
+            return path
+        } catch {
+            return nil
+        }
+    }
+}

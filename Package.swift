@@ -28,16 +28,16 @@ let package = Package(
         // The SQLite calls Swift cannot make (variadic), as small C functions; only W8Store imports it.
         .target(name: "CW8SQLite", linkerSettings: [.linkedLibrary("sqlite3")]),
         // libnotify's, GIO's and GLib's C API, loaded with dlopen when a notification is posted, closed or asked
-        // about: the commands that post nothing never load libnotify, gdk-pixbuf, GIO and GLib. Only W8Libnotify
-        // imports it.
+        // about: the commands that post nothing never load libnotify, gdk-pixbuf, GIO and GLib; `add`, `edit` and
+        // `rm` start that load before main (load_early.c, a start-up trick). Only W8Libnotify imports it.
         .target(name: "CLibnotify", dependencies: ["CDynamicLibrary"]),
         // What CCairo and CLibnotify share: a library's functions resolved with dlopen and dlsym, once per process.
         .target(name: "CDynamicLibrary", linkerSettings: [.linkedLibrary("dl")]),
         // The NotificationSink that posts real desktop notifications through libnotify, the one route to the server.
         .target(name: "W8Libnotify", dependencies: ["W8Core", "CLibnotify"]),
         // Linux calls Glibc's Swift module does not export (timerfd, signalfd, eventfd, inotify, the signal mask,
-        // SIGRTMIN) and stdout's flush, as small C wrappers; the arguments saved by a constructor; a thread started
-        // on another CPU.
+        // SIGRTMIN) and stdout's flush, as small C wrappers; and one start-up trick in a file of its own, a thread
+        // started on another CPU (thread_elsewhere.c; bench/README.md, "Start-up tricks").
         .target(name: "CW8Linux"),
         // The small POSIX layer every module's file and system calls go through: errors that carry the call and
         // errno, the EINTR retry, and the atomic file writer.

@@ -2,6 +2,21 @@ import Foundation
 import W8Core
 
 extension W8 {
+    /// The command line, `w8` first: `CommandLine.arguments`, else the kernel's copy in /proc/self/cmdline. Swift
+    /// finds `argv` by walking back from `environ` on the initial stack, and leaves the arguments empty when a
+    /// preloaded library moved `environ` in its constructor (libfaketime's `setenv` may): `w8 add 80` would print
+    /// the help and exit 0 without adding.
+    static func commandLine(_ swiftArguments: @autoclosure () -> [String] = CommandLine.arguments) -> [String] {
+        let swiftArguments = swiftArguments()
+        guard swiftArguments.isEmpty, let handle = FileHandle(forReadingAtPath: "/proc/self/cmdline") else {
+            return swiftArguments
+        }
+        defer { try? handle.close() }
+        let bytes = (try? handle.readToEnd()) ?? Data()
+        return bytes.split(separator: 0, omittingEmptySubsequences: false).dropLast(bytes.last == 0 ? 1 : 0)
+            .map { String(decoding: $0, as: UTF8.self) }
+    }
+
     /// Moves a negative number such as `-5` behind `--`, so that it reaches validation as a bad weight
     /// instead of being taken for an unknown option. After an option that takes one (`--calories -1`), it stays
     /// that option's value, to be refused with the value named.

@@ -22,27 +22,24 @@ public struct ChartDrawer: Sendable {
 /// The weight charts: `w8 chart`, and the summary's sparkline.
 public struct WeightCharts: Sendable {
     public let database: AppDatabase
-    public let unit: WeightUnit
-    public let now: Date
     public let calendar: Calendar
     public let drawer: ChartDrawer
 
-    public init(database: AppDatabase, unit: WeightUnit, now: Date, calendar: Calendar, drawer: ChartDrawer) {
+    public init(database: AppDatabase, calendar: Calendar, drawer: ChartDrawer) {
         self.database = database
-        self.unit = unit
-        self.now = now
         self.calendar = calendar
         self.drawer = drawer
     }
 
-    /// `w8 chart`: the last `days` days of weights, trend and goal, as an image at `output` (nil: the terminal
-    /// chart, returned). Sizes default to `terminal`'s width and 16 lines, or 800×400 pixels.
+    /// `w8 chart`: the last `days` days before `now` of weights, trend and goal in `unit`, as an image at `output`
+    /// (nil: the terminal chart, returned). Sizes default to `terminal`'s width and 16 lines, or 800×400 pixels.
     public func chart(
-        days: Int, output: String?, width: Int?, height: Int?, terminal: (columns: Int, color: Bool)
+        days: Int, unit: WeightUnit, now: Date, output: String?, width: Int?, height: Int?,
+        terminal: (columns: Int, color: Bool)
     ) throws -> String {
         let goal = try database.snapshot(unit: unit).goal?.weight.value(in: unit)
-        let points = try trendPoints(days: days)
-        let weighIns = try weighIns(since: points.first?.date, to: now)
+        let points = try trendPoints(days: days, unit: unit, now: now)
+        let weighIns = try weighIns(unit: unit, since: points.first?.date, to: now)
         if let output, drawer.canWrite(output) {
             try drawer.write(
                 ChartPicture(
@@ -57,15 +54,15 @@ public struct WeightCharts: Sendable {
         ).render()
     }
 
-    /// The trend's days of the last `days` days; the trend itself is computed over the whole last year.
-    public func trendPoints(days: Int) throws -> [TrendPoint] {
+    /// The trend's days of the last `days` days before `now`; the trend itself is computed over the whole last year.
+    public func trendPoints(days: Int, unit: WeightUnit, now: Date) throws -> [TrendPoint] {
         let trend = try database.trend(unit: unit, goal: nil, now: now, calendar: calendar)
         let start = now.addingTimeInterval(-Double(days) * 86400)
         return trend.points.filter { $0.date >= start }
     }
 
-    /// Every weigh-in from `start` (the chart's first day) to `end`: the chart's dots.
-    func weighIns(since start: Date?, to end: Date) throws -> [ChartWeighIn] {
+    /// Every weigh-in from `start` (the chart's first day) to `end`, in `unit`: the chart's dots.
+    func weighIns(unit: WeightUnit, since start: Date?, to end: Date) throws -> [ChartWeighIn] {
         guard let start else { return [] }
         return ChartWeighIn.of(try database.week(from: start, to: end).entries, unit: unit)
     }
@@ -76,10 +73,8 @@ public struct WeightCharts: Sendable {
     /// chart is `w8 chart --output`.
     public func summaryImage(_ summary: WeeklySummary, cacheDirectory: String) -> String? {
         let start = summary.weekEnd.addingTimeInterval(-30 * 86400)
-        let summaryCharts = WeightCharts(
-            database: database, unit: summary.unit, now: now, calendar: calendar, drawer: drawer)
         guard let points = summary.trendAnalysis?.points.filter({ $0.date >= start }), !points.isEmpty,
-            let weighIns = try? summaryCharts.weighIns(since: points.first?.date, to: summary.weekEnd)
+            let weighIns = try? weighIns(unit: summary.unit, since: points.first?.date, to: summary.weekEnd)
         else {
             return nil
         }

@@ -90,9 +90,9 @@ public struct Runtime: Sendable {
             calendar: calendar, now: now, w8Version: version)
     }
 
-    /// The weight charts of `settings`' unit, drawn by `chartDrawer`.
-    public func charts(_ settings: Settings) throws -> WeightCharts {
-        WeightCharts(database: try database(), unit: settings.unit, now: now, calendar: calendar, drawer: chartDrawer)
+    /// The weight charts, drawn by `chartDrawer`.
+    public func charts() throws -> WeightCharts {
+        WeightCharts(database: try database(), calendar: calendar, drawer: chartDrawer)
     }
 
     /// The wall clock.
@@ -199,8 +199,7 @@ public struct Runtime: Sendable {
     public func eventRunner(database: AppDatabase, sink: any NotificationSink, settings: Settings, calendar: Calendar)
         -> EventRunner
     {
-        let charts = WeightCharts(
-            database: database, unit: settings.unit, now: now, calendar: calendar, drawer: chartDrawer)
+        let charts = WeightCharts(database: database, calendar: calendar, drawer: chartDrawer)
         return EventRunner(
             database: database, sink: sink, settings: settings, calendar: calendar,
             summaryImage: { [cacheDirectory = paths.cacheDirectory] summary in

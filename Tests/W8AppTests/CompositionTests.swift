@@ -48,9 +48,8 @@ import W8TestSupport
             context: EvaluationContext(now: date, calendar: calendar, settings: Settings()))
     }
 
-    func charts(_ recording: RecordingDrawer, now: Date? = nil) -> WeightCharts {
-        WeightCharts(
-            database: store.database, unit: .lb, now: now ?? sunday, calendar: calendar, drawer: recording.drawer)
+    func charts(_ recording: RecordingDrawer) -> WeightCharts {
+        WeightCharts(database: store.database, calendar: calendar, drawer: recording.drawer)
     }
 
     @Test("The summary's image is a 128 px sparkline of the last 30 days, in a 0700 cache directory")
@@ -98,7 +97,8 @@ import W8TestSupport
         let output = cache.path + "/chart.svg"
 
         let written = try charts(recording).chart(
-            days: 30, output: output, width: nil, height: nil, terminal: (columns: 60, color: false))
+            days: 30, unit: .lb, now: sunday, output: output, width: nil, height: nil,
+            terminal: (columns: 60, color: false))
 
         #expect(written == "Wrote \(output).\n")
         let drawn = try #require(recording.drawn.first)
@@ -108,7 +108,8 @@ import W8TestSupport
         #expect(drawn.picture.weighIns.count == 2)
 
         let text = try charts(recording).chart(
-            days: 30, output: nil, width: nil, height: nil, terminal: (columns: 60, color: false))
+            days: 30, unit: .lb, now: sunday, output: nil, width: nil, height: nil,
+            terminal: (columns: 60, color: false))
         #expect(recording.drawn.count == 1)
         #expect(text.split(separator: "\n").allSatisfy { $0.count <= 60 })
     }

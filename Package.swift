@@ -16,7 +16,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
-        // Pure domain: entries, units, goals, progress, milestones, intake, settings, XDG rules.
+        // Pure domain: entries, units, goals, progress, milestones, intake, settings, the chart's picture.
         // Foundation only, no I/O: time, calendar, time zone and environment are passed in.
         .target(name: "W8Core"),
         // Other apps' and our own file formats, read as their bytes arrive: the import layouts (W8Trackr CSV,
@@ -34,14 +34,16 @@ let package = Package(
         // The SQLite calls Swift cannot make (variadic), as small C functions; only W8Store imports it.
         .target(name: "CW8SQLite", linkerSettings: [.linkedLibrary("sqlite3")]),
         // libnotify's, GIO's and GLib's C API, loaded with dlopen when a notification is posted, closed or asked
-        // about: the commands that post nothing never load libnotify, gdk-pixbuf, GIO and GLib. Only W8Libnotify
-        // imports it.
+        // about: the commands that post nothing never load libnotify, gdk-pixbuf, GIO and GLib; `add`, `edit` and
+        // `rm` start that load before main (load_early.c, a start-up trick). Only W8Libnotify imports it.
         .target(name: "CLibnotify", dependencies: ["CDynamicLibrary"]),
         // What CCairo and CLibnotify share: a library's functions resolved with dlopen and dlsym, once per process.
         .target(name: "CDynamicLibrary", linkerSettings: [.linkedLibrary("dl")]),
         // The NotificationSink that posts real desktop notifications through libnotify, the one route to the server.
         .target(name: "W8Libnotify", dependencies: ["W8Core", "CLibnotify"]),
-        // Linux calls Glibc's Swift module does not export (timerfd, signalfd), as small C wrappers.
+        // Linux calls Glibc's Swift module does not export (timerfd, signalfd, eventfd, inotify, the signal mask,
+        // SIGRTMIN) and stdout's flush, as small C wrappers; and one start-up trick in a file of its own, a thread
+        // started on another CPU (thread_elsewhere.c; bench/README.md, "Start-up tricks").
         .target(name: "CW8Linux"),
         // The small POSIX layer every module's file and system calls go through: errors that carry the call and
         // errno, the EINTR retry, and the durable atomic file writer (its descriptors through swift-system).
@@ -52,24 +54,27 @@ let package = Package(
         // sink, temporary directories and databases, calendars pinned to time zones, the seeded generator.
         .target(name: "W8TestSupport", dependencies: ["W8Core", "W8Store"]),
         // The workflows: Tracker (each change and its milestone rules in one write transaction), IntakeLog,
-        // EventRunner, import and export, the systemd installer, the config file, paths, and the presentation (text
-        // and JSON reports).
+        // EventRunner, import and export, the charts (through the ChartDrawer interface), the systemd installer, the
+        // config file, paths and the XDG and D-Bus service directories, and the presentation (text and JSON reports).
         .target(name: "W8App", dependencies: ["W8Core", "W8Formats", "W8Store", "CW8Linux", "W8System"]),
         // cairo's C API, for the chart image, loaded with dlopen when a chart is drawn: the commands that draw none
         // never load cairo and X11. Only W8Chart imports it (its tests too, to decode the PNGs).
         .target(name: "CCairo", dependencies: ["CDynamicLibrary"]),
-        // The weight chart: as a PNG or SVG file, drawn with cairo, and as text for a terminal.
+        // The weight chart (W8Core's ChartPicture) as a PNG or SVG file, drawn with cairo, and as text for a terminal; W8Runtime wires it into
+        // W8App's ChartDrawer.
         .target(name: "W8Chart", dependencies: ["W8Core", "CCairo", "W8System"]),
-        // The command line: parse, one call into W8App through the Runtime, print.
-        // The composition root, as isowords' ServerBootstrap: builds the store, the sink, the chart drawer and
-        // the workflows once; the only place that reads the clock, the time zone and the environment.
+        // The composition root, as isowords' bootstrap: the environment a command runs in (the clock's reading,
+        // the calendar, the paths, the database, the sink, W8Chart as the chart drawer), wired into W8App's
+        // workflows; the only place that reads the clock, the time zone and the environment. It neither prints
+        // nor exits.
         .target(
             name: "W8Runtime",
             dependencies: ["W8Core", "W8Store", "W8App", "W8Libnotify", "W8Scheduler", "W8Chart", "CW8Linux"]),
+        // The command line: parse, one call into W8App through the Runtime, print, exit; owns the daemon's thread.
         .executableTarget(
             name: "w8",
             dependencies: [
-                "W8Core", "W8Formats", "W8Store", "W8App", "W8Libnotify", "W8Scheduler", "W8Chart", "W8Runtime",
+                "W8Core", "W8Formats", "W8App", "W8Scheduler", "W8Runtime", "CW8Linux",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -89,7 +94,8 @@ let package = Package(
             path: "Tests/W8TestHarness"),
         // Test-only: drives LibnotifyNotificationSink in its own process, with the session bus of its environment.
         .executableTarget(
-            name: "w8-notify-probe", dependencies: ["W8Core", "W8Libnotify", "W8TestSupport", "W8TestHarness"],
+            name: "w8-notify-probe",
+            dependencies: ["W8Core", "W8App", "W8Libnotify", "W8TestSupport", "W8TestHarness"],
             path: "Tests/w8-notify-probe"),
         .testTarget(
             name: "W8LibnotifyTests",

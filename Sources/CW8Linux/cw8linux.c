@@ -1,9 +1,6 @@
-#define _GNU_SOURCE  // sched_getcpu, CPU_SET, pthread_attr_setaffinity_np
 #include "cw8linux.h"
 
 #include <errno.h>
-#include <pthread.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <sys/eventfd.h>
@@ -97,57 +94,6 @@ int cw8_signalfd_read(int fd) {
 
 int cw8_sigrtmin(void) {
     return SIGRTMIN;
-}
-
-// glibc calls an executable's constructors with main's arguments: saved here, they need neither the Swift
-// runtime's `CommandLine` (which reads /proc/self/maps to find them) nor a read of /proc/self/cmdline.
-static int saved_argc;
-static char **saved_argv;
-
-__attribute__((constructor)) static void cw8_save_arguments(int argc, char **argv, char **envp) {
-    (void)envp;
-    saved_argc = argc;
-    saved_argv = argv;
-}
-
-int cw8_argument_count(void) {
-    return saved_argc;
-}
-
-const char *cw8_argument(int index) {
-    return index >= 0 && index < saved_argc ? saved_argv[index] : NULL;
-}
-
-int cw8_thread_start_elsewhere(void *(*body)(void *), void *context, uint64_t *thread) {
-    cpu_set_t allowed;
-    if (sched_getaffinity(0, sizeof allowed, &allowed) != 0) return -1;
-    int current = sched_getcpu();
-    if (current >= 0 && current < CPU_SETSIZE) CPU_CLR(current, &allowed);
-    if (CPU_COUNT(&allowed) == 0) {
-        errno = EAGAIN;
-        return -1;
-    }
-    pthread_attr_t attributes;
-    int failure = pthread_attr_init(&attributes);
-    if (failure == 0) failure = pthread_attr_setaffinity_np(&attributes, sizeof allowed, &allowed);
-    pthread_t created;
-    if (failure == 0) failure = pthread_create(&created, &attributes, body, context);
-    pthread_attr_destroy(&attributes);
-    if (failure != 0) {
-        errno = failure;
-        return -1;
-    }
-    *thread = (uint64_t)created;
-    return 0;
-}
-
-int cw8_thread_join(uint64_t thread) {
-    int failure = pthread_join((pthread_t)thread, NULL);
-    if (failure != 0) {
-        errno = failure;
-        return -1;
-    }
-    return 0;
 }
 
 int cw8_flush_stdout(void) {

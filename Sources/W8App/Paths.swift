@@ -19,9 +19,10 @@ public struct Paths: Sendable, Equatable {
     public var systemdUnitPath: [String]
 
     /// Resolves the paths from an environment; relative XDG values are ignored, as the specification says.
-    public init(environment: [String: String]) {
+    /// `accountHome` is the password database's home, asked only when `HOME` is unset or empty.
+    public init(environment: [String: String], accountHome: @autoclosure () -> String) {
         self.init(
-            xdg: XDGDirectories(environment: environment, accountHome: NSHomeDirectory()),
+            xdg: XDGDirectories(environment: environment, accountHome: accountHome()),
             systemdUnitPath: environment["SYSTEMD_UNIT_PATH"])
     }
 

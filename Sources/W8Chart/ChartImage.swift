@@ -30,36 +30,33 @@ public enum ChartStyle: Sendable {
     }
 }
 
-/// The weight chart as an image: weigh-ins as dots, the trend as a line, the goal as a dashed line.
+/// The weight chart as an image: weigh-ins as dots, the trend as a line, the goal as a dashed line. Its fields are
+/// the picture's (`image.points`, `image.width`, …).
+@dynamicMemberLookup
 public struct ChartImage: Sendable {
-    /// The days to draw, in the preferred unit: the trend line.
-    public var points: [TrendPoint]
-    /// The dots: every weigh-in in the chart's time, in the preferred unit.
-    public var weighIns: [ChartWeighIn]
-    /// The goal weight in `unit`, drawn as a dashed line; nil draws no goal.
-    public var goal: Double?
-    public var unit: WeightUnit
-    /// The time zone of the date labels.
-    public var timeZone: TimeZone
-    /// The size in pixels (PNG) or CSS pixels (SVG).
-    public var width: Int
-    public var height: Int
-    public var title: String?
+    /// What to draw.
+    public var picture: ChartPicture
     public var style: ChartStyle
+
+    public init(_ picture: ChartPicture, style: ChartStyle = .full) {
+        self.picture = picture
+        self.style = style
+    }
 
     public init(
         points: [TrendPoint], weighIns: [ChartWeighIn]? = nil, goal: Double?, unit: WeightUnit, timeZone: TimeZone,
         width: Int = 800, height: Int = 400, title: String? = nil, style: ChartStyle = .full
     ) {
-        self.points = points
-        self.weighIns = weighIns ?? ChartWeighIn.of(points)
-        self.goal = goal
-        self.unit = unit
-        self.timeZone = timeZone
-        self.width = width
-        self.height = height
-        self.title = title
-        self.style = style
+        self.init(
+            ChartPicture(
+                points: points, weighIns: weighIns, goal: goal, unit: unit, timeZone: timeZone, width: width,
+                height: height, title: title),
+            style: style)
+    }
+
+    public subscript<Value>(dynamicMember field: WritableKeyPath<ChartPicture, Value>) -> Value {
+        get { picture[keyPath: field] }
+        set { picture[keyPath: field] = newValue }
     }
 
     /// Writes the chart to `path` atomically: it renders into a new file with mode 0600 in the same directory, then
@@ -67,6 +64,7 @@ public struct ChartImage: Sendable {
     /// left as it was and the temporary file is removed.
     public func write(to path: String, format: ChartImageFormat) throws {
         let sizes = style.sizes
+        let (width, height) = (picture.width, picture.height)
         guard sizes.contains(width), sizes.contains(height) else {
             throw ChartImageError(
                 path: path,
@@ -92,7 +90,7 @@ public struct ChartImage: Sendable {
 
 extension ChartImage {
     /// The weigh-ins to draw as dots, in date order, finite only.
-    var dots: [ChartWeighIn] { weighIns.filter { $0.weight.isFinite }.sorted { $0.date < $1.date } }
+    var dots: [ChartWeighIn] { picture.weighIns.filter { $0.weight.isFinite }.sorted { $0.date < $1.date } }
 }
 
 /// Why a chart image could not be written; the description names the path.

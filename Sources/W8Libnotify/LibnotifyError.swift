@@ -35,6 +35,30 @@ public enum LibnotifyError: Error, LocalizedError, Equatable, Sendable {
         }
     }
 
+    /// This error as seen from the bus at `address` (`$DBUS_SESSION_BUS_ADDRESS`, passed in): with no address,
+    /// a missing bus is explained by it.
+    func onBus(_ address: String?) -> LibnotifyError {
+        guard case .noSessionBus = self, address == nil else { return self }
+        return .noSessionBus("DBUS_SESSION_BUS_ADDRESS is unset")
+    }
+
+    /// How `w8 doctor` names this failure in its report and its JSON.
+    public var doctorStatus: String {
+        switch self {
+        case .noSessionBus: "no_session_bus"
+        case .noNotificationServer: "not_installed"
+        case .serverFailedToStart: "failed_to_start"
+        case .serverError: "server_error"
+        case .timedOut: "timed_out"
+        case .libraryUnavailable: "libnotify_unavailable"
+        }
+    }
+
+    /// The server that died as D-Bus started it, when this is `serverFailedToStart`.
+    public var startFailure: ServerStartFailure? {
+        if case .serverFailedToStart(let failure) = self { failure } else { nil }
+    }
+
     /// This error with the installed servers that D-Bus may have tried to start, when it is `serverFailedToStart`.
     func namingServers(from serviceDirectories: [String]) -> LibnotifyError {
         guard case .serverFailedToStart(var failure) = self, failure.services.isEmpty else { return self }

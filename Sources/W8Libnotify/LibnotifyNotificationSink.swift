@@ -31,6 +31,8 @@ public final class LibnotifyNotificationSink: NotificationSink {
     public let dataDirectories: [String]
     /// Where the session bus finds the servers it starts, to name one that failed to start.
     public let serviceDirectories: [String]
+    /// `$DBUS_SESSION_BUS_ADDRESS`, to explain a missing bus; nil when it is unset.
+    public let sessionBusAddress: String?
     /// Who hears pressed buttons; without one, notifications are posted without their buttons.
     private let actionHandler = Mutex<(@Sendable (NotificationActionPress) -> Void)?>(nil)
 
@@ -39,10 +41,15 @@ public final class LibnotifyNotificationSink: NotificationSink {
     ///   - dataDirectories: where themed icons may be installed; `XDGDirectories.dataSearchPath`.
     ///   - serviceDirectories: the session bus's `.service` directories; see
     ///     `XDGDirectories.sessionServiceDirectories`.
-    public init(deadline: TimeInterval = 2.0, dataDirectories: [String], serviceDirectories: [String] = []) {
+    ///   - sessionBusAddress: `$DBUS_SESSION_BUS_ADDRESS`, or nil when it is unset.
+    public init(
+        deadline: TimeInterval = 2.0, dataDirectories: [String], serviceDirectories: [String] = [],
+        sessionBusAddress: String?
+    ) {
         self.deadline = deadline
         self.dataDirectories = dataDirectories
         self.serviceDirectories = serviceDirectories
+        self.sessionBusAddress = sessionBusAddress
     }
 
     /// Starts libnotify's thread, which loads libnotify, connects to the session bus and asks the server's
@@ -158,21 +165,22 @@ public final class LibnotifyNotificationSink: NotificationSink {
         do {
             return try LibnotifyThread.process.run(deadline: deadline, body)
         } catch {
-            throw error.namingServers(from: serviceDirectories)
+            throw error.namingServers(from: serviceDirectories).onBus(sessionBusAddress)
         }
     }
 
     /// Asks the session's notification server who it is and what it can do.
     ///
     /// Underneath: `notify_get_server_info` and `notify_get_server_caps`, on the libnotify thread. A server that
-    /// failed to start is named from `serviceDirectories`.
+    /// failed to start is named from `serviceDirectories`; a missing bus is explained by `sessionBusAddress`
+    /// (`$DBUS_SESSION_BUS_ADDRESS`, nil when unset).
     public static func serverInfo(
-        deadline: TimeInterval = 2.0, serviceDirectories: [String] = []
+        deadline: TimeInterval = 2.0, serviceDirectories: [String] = [], sessionBusAddress: String?
     ) throws(LibnotifyError) -> NotificationServerInfo {
         do {
             return try serverInfoOnThread(deadline: deadline)
         } catch {
-            throw error.namingServers(from: serviceDirectories)
+            throw error.namingServers(from: serviceDirectories).onBus(sessionBusAddress)
         }
     }
 

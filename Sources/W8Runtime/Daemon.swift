@@ -8,13 +8,16 @@ import W8Scheduler
 #endif
 
 extension Runtime {
-    /// Runs the scheduler in the foreground until SIGTERM or SIGINT: the waiter watches the config file and
-    /// `/etc/localtime`, and the calendar is read again after the time zone changes.
-    public static func runDaemon(log: @escaping @Sendable (String) -> Void) throws {
+    /// The scheduler of `w8 daemon`, which runs until SIGTERM or SIGINT: the waiter watches the config file and
+    /// `/etc/localtime`, and the calendar is read again after the time zone changes. The executable runs it on a
+    /// thread of its own.
+    public static func daemonScheduler(
+        warn: (String) -> Void, log: @escaping @Sendable (String) -> Void
+    ) throws -> Scheduler {
         let signals = [SIGTERM, SIGINT]
         // Before any other thread starts, so that every thread inherits the mask and the signals reach the waiter.
         try WallClockWaiter.blockSignals(signals)
-        let runtime = Runtime()
+        let runtime = Runtime(warn: warn)
         let database = try runtime.database()
         _ = try runtime.settings()
         let waiter = try WallClockWaiter(watching: [runtime.paths.configFile, "/etc/localtime"], signals: signals)
@@ -22,19 +25,11 @@ extension Runtime {
         let sink = runtime.sink()
         let inbox = NotificationActionInbox(wake: { waiter.wake() })
         sink.onAction { inbox.push($0) }
-        let scheduler = Scheduler(
+        return Scheduler(
             runner: { settings, calendar in
                 runtime.eventRunner(database: database, sink: sink, settings: settings, calendar: calendar)
             },
             waiter: waiter, loadSettings: { try config.load() }, clock: Runtime.clock,
             calendar: { Runtime.localCalendar(rereadZone: true) }, log: log, inbox: inbox)
-        let done = DispatchSemaphore(value: 0)
-        let thread = Thread {
-            scheduler.run()
-            done.signal()
-        }
-        thread.name = "w8-scheduler"
-        thread.start()
-        done.wait()
     }
 }

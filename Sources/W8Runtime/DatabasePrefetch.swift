@@ -4,12 +4,11 @@ import W8App
 import W8Core
 import W8Store
 
+// Start-up trick, bench row "w8 add posting a milestone / notify-send"; bench/README.md, "Start-up tricks".
 /// The database of a command that changes the data, opened on a second thread (`AppDatabase.openAsItIs`) while
-/// the main thread reads the environment, the clock, the calendar, config.toml and the command's input: those take
-/// about as long as the open, a millisecond each of `w8 add`.
+/// the main thread reads the environment, the clock, the calendar, config.toml and the command's input.
 ///
-/// The thread finds the database from the XDG variables, each read with `getenv`: it neither waits for
-/// `ProcessInfo.environment` nor builds a dictionary of its own (a quarter of a millisecond, the first one).
+/// The thread finds the database from the XDG variables, each read with `getenv`, not `ProcessInfo.environment`.
 /// `Runtime.database()` takes what it opened only for the path it resolves itself. It opens only a database that
 /// exists and needs no change, so a command refused for its settings or its input has still created, migrated and
 /// written nothing.
@@ -20,7 +19,7 @@ final class DatabasePrefetch: @unchecked Sendable {
 
     private init() {}
 
-    /// Starts opening the database on another CPU; nil where there is none (`cw8_thread_start_elsewhere`).
+    /// Starts opening the database on another CPU (`cw8_thread_start_elsewhere`); nil where there is none.
     static func start() -> DatabasePrefetch? {
         let prefetch = DatabasePrefetch()
         let retained = Unmanaged.passRetained(prefetch)

@@ -1,12 +1,12 @@
 import Foundation
 import W8App
-import W8Chart
 import W8Core
 import W8Libnotify
-import W8Scheduler
 import W8Store
 
-/// Everything a command needs from the outside world, built once: the composition root.
+/// The environment a command runs in, built once by the executable: the composition root, as isowords'
+/// bootstrap. It holds the clock's reading, the calendar, the paths, the way to the database, the sink and the chart
+/// drawer, and wires them into the workflows of W8App. It neither prints nor exits: the executable does.
 ///
 /// This is the only place that reads the clock, the time zone and the environment.
 public struct Runtime: Sendable {
@@ -14,18 +14,23 @@ public struct Runtime: Sendable {
     public let paths: Paths
     public let now: Date
     public let calendar: Calendar
-    /// The databases `database()` opened, for `finish(status:)` to close.
+    /// W8Chart's images, drawn with cairo.
+    public let chartDrawer: ChartDrawer
+    /// The databases `database()` opened, for `closeDatabases()` to close.
     private let opened = OpenedDatabases()
 
-    /// - Parameter prefetchingDatabase: start opening the database on a second thread (`DatabasePrefetch`), for a
-    ///   command that will change it; `database()` then waits for it, and `finish` or `abandonPrefetch()` if it
-    ///   is not used.
-    public init(prefetchingDatabase: Bool = false) {
+    /// - Parameters:
+    ///   - prefetchingDatabase: start opening the database on a second thread (`DatabasePrefetch`), for a command
+    ///     that will change it; `database()` then waits for it, and `closeDatabases()` or `abandonPrefetch()` if
+    ///     it is not used.
+    ///   - warn: hears the warning about a `TZ` w8 cannot follow exactly.
+    public init(prefetchingDatabase: Bool = false, warn: (String) -> Void) {
         if prefetchingDatabase { opened.hold(DatabasePrefetch.start()) }
         environment = ProcessInfo.processInfo.environment
-        paths = Paths(environment: environment)
+        paths = Paths(environment: environment, accountHome: NSHomeDirectory())
         now = Runtime.clock()
         calendar = Runtime.localCalendar()
+        chartDrawer = Runtime.cairoChartDrawer()
         if let warning = LocalTimeZone.resolve(environment["TZ"], now: now).warning { warn(warning) }
     }
 
@@ -38,21 +43,28 @@ public struct Runtime: Sendable {
         return installer
     }
 
+    /// `$DBUS_SESSION_BUS_ADDRESS`; nil when it is unset.
+    public var sessionBusAddress: String? { environment["DBUS_SESSION_BUS_ADDRESS"] }
+
     /// The doctor, asking libnotify about the notification server.
     public func doctor() -> Doctor {
         let serviceDirectories = serviceDirectories
+        let sessionBusAddress = sessionBusAddress
         let config = config
         var doctor = Doctor(
-            paths: paths, sessionBus: environment["DBUS_SESSION_BUS_ADDRESS"],
+            paths: paths, sessionBus: sessionBusAddress,
             checkServer: {
                 do throws(LibnotifyError) {
                     let info = try LibnotifyNotificationSink.serverInfo(
-                        deadline: 2.0, serviceDirectories: serviceDirectories)
+                        deadline: 2.0, serviceDirectories: serviceDirectories, sessionBusAddress: sessionBusAddress)
                     return .reachable(
                         name: info.name, vendor: info.vendor, version: info.version, specVersion: info.specVersion,
                         capabilities: info.capabilities)
                 } catch {
-                    return Runtime.serverStatus(error)
+                    return .unreachable(
+                        status: error.doctorStatus, name: error.startFailure?.serverName,
+                        message: error.localizedDescription,
+                        services: error.startFailure?.services.map { ($0.name, $0.file) } ?? [])
                 }
             },
             loadSettings: { try config.load() })
@@ -60,70 +72,27 @@ public struct Runtime: Sendable {
         return doctor
     }
 
-    /// How the doctor names a libnotify failure.
-    public static func serverStatus(_ error: LibnotifyError) -> ServerStatus {
-        var name: String?
-        var services: [(name: String, file: String)] = []
-        let status: String
-        switch error {
-        case .noSessionBus: status = "no_session_bus"
-        case .noNotificationServer: status = "not_installed"
-        case .serverFailedToStart(let failure):
-            status = "failed_to_start"
-            name = failure.serverName
-            services = failure.services.map { ($0.name, $0.file) }
-        case .serverError: status = "server_error"
-        case .timedOut: status = "timed_out"
-        case .libraryUnavailable: status = "libnotify_unavailable"
-        }
-        return .unreachable(status: status, name: name, message: error.localizedDescription, services: services)
-    }
-
-    /// The importer; a dry run with no database yet creates none: it runs against one in memory.
+    /// The importer; a dry run with no database yet creates none (`Importer.database(dryRun:path:open:)`).
     public func importer(settings: Settings, dryRun: Bool) throws -> Importer {
-        let database =
-            dryRun && !FileManager.default.fileExists(atPath: paths.database)
-            ? try AppDatabase.inMemory() : try database()
+        let database = try Importer.database(dryRun: dryRun, path: paths.database, open: database)
         return Importer(tracker: tracker(settings: settings, database: database), config: config)
     }
 
-    /// The status-bar glance now: the latest weight, the week's direction and the progress.
+    /// The status-bar glance now.
     public func widgetEntry(_ settings: Settings) throws -> WidgetEntry {
-        let database = try database()
-        let (entries, before) = try database.week(from: now.addingTimeInterval(-WeeklySummary.window), to: now)
-        return WidgetEntry(
-            now: now, snapshot: try database.snapshot(unit: settings.unit),
-            week: WeeklySummary(unit: settings.unit, now: now, entries: entries, before: before, progress: nil),
-            intake: try database.intakeDay(containing: now, goals: settings.intake, calendar: calendar))
+        try WidgetEntry(database: try database(), settings: settings, now: now, calendar: calendar)
     }
 
-    /// A runtime and the settings it reads from config.toml: what nearly every command starts with.
-    public static func loaded() throws -> (Runtime, Settings) {
-        let runtime = Runtime()
-        return (runtime, try runtime.settings())
+    /// The exporter, of a database that is salvaged if damaged (`Exporter.database(at:warn:)`).
+    public func exporter(_ settings: Settings, version: String, warn: (String) -> Void) throws -> Exporter {
+        Exporter(
+            database: try Exporter.database(at: paths.database, warn: warn), settings: settings, dates: dates,
+            calendar: calendar, now: now, w8Version: version)
     }
 
-    /// The exporter. A damaged database is read as far as SQLite can (`AppDatabase.salvaging(at:)`), and
-    /// `warn` says so: the export is then the way to save what is left.
-    public func exporter(_ settings: Settings, version: String, warn: (String) -> Void = { _ in }) throws -> Exporter {
-        let database: AppDatabase
-        do {
-            database = try AppDatabase.open(at: paths.database, verify: true)
-        } catch StoreError.damaged(let path, let detail) {
-            database = try AppDatabase.salvaging(at: path)
-            warn("database \(path) is damaged (\(detail)); exporting what can still be read")
-        }
-        return Exporter(
-            database: database, settings: settings, dates: dates, calendar: calendar, now: now, w8Version: version)
-    }
-
-    /// `w8 notify-test`: posts the sample notification of `category`; a failure is exit 69 with its cause.
-    public func notifyTest(_ category: String) throws -> UInt32 {
-        do {
-            return try sink().post(.sample(category))
-        } catch {
-            throw AppError.unavailable("notification not shown: \(error.localizedDescription)")
-        }
+    /// The weight charts, drawn by `chartDrawer`.
+    public func charts() throws -> WeightCharts {
+        WeightCharts(database: try database(), calendar: calendar, drawer: chartDrawer)
     }
 
     /// The wall clock.
@@ -164,19 +133,15 @@ public struct Runtime: Sendable {
         try? opened.takePrefetch()?.database(at: paths.database)?.close(checkpoint: false)
     }
 
-    /// Ends a changing command's process: closes the databases this runtime opened and exits with `status`, before
-    /// the deinitializers a return would run. GRDB's queue would unregister its observers (a conformance scan of
-    /// the whole binary) and dispose of its dispatch queue, which starts two threads just before the process ends.
+    /// Closes the databases this runtime opened, for a process that ends at once after (`finish(_:status:)` in `w8`).
     ///
     /// The close leaves the change, committed and fsynced, in the WAL rather than checkpointing it into the
     /// database file, as every close does while the daemon has the database open: a checkpoint and the new WAL
     /// after it cost `w8 add` four fsyncs more than its commit. The next command that reads, or SQLite's own
     /// checkpoint, moves it into the file.
-    public func finish(status: Int32 = 0) -> Never {
+    public func closeDatabases() {
         abandonPrefetch()
         for database in opened.all { try? database.close(checkpoint: false) }
-        if status == 0 { flushStandardOutput() }
-        exit(status)
     }
 
     public var dates: DateFormatting { DateFormatting(timeZone: calendar.timeZone) }
@@ -192,7 +157,8 @@ public struct Runtime: Sendable {
     /// libnotify, with a deadline well inside the 3 s that `w8 add` may take against a hung server.
     public func sink() -> any NotificationSink {
         LibnotifyNotificationSink(
-            deadline: 2.0, dataDirectories: dataDirectories, serviceDirectories: serviceDirectories)
+            deadline: 2.0, dataDirectories: dataDirectories, serviceDirectories: serviceDirectories,
+            sessionBusAddress: sessionBusAddress)
     }
 
     /// `$XDG_DATA_HOME`, then `$XDG_DATA_DIRS`: where the icon and the session's D-Bus services are installed.
@@ -229,53 +195,17 @@ public struct Runtime: Sendable {
         eventRunner(database: try database(), sink: sink(), settings: settings, calendar: calendar)
     }
 
-    /// The runner of scheduled events, its summary carrying the sparkline image.
+    /// The runner of scheduled events, its summary carrying the sparkline image (`WeightCharts.summaryImage`).
     public func eventRunner(database: AppDatabase, sink: any NotificationSink, settings: Settings, calendar: Calendar)
         -> EventRunner
     {
-        EventRunner(
+        let charts = WeightCharts(database: database, calendar: calendar, drawer: chartDrawer)
+        return EventRunner(
             database: database, sink: sink, settings: settings, calendar: calendar,
-            summaryImage: { [paths] summary in
-                Runtime.summaryChart(summary, database: database, paths: paths, calendar: calendar)
+            summaryImage: { [cacheDirectory = paths.cacheDirectory] summary in
+                charts.summaryImage(summary, cacheDirectory: cacheDirectory)
             },
             statusBar: statusBar(settings))
-    }
-
-    /// The trend's days of the last `days` days; the trend itself is computed over the whole last year.
-    public func trendPoints(unit: WeightUnit, database: AppDatabase, days: Int) throws -> [TrendPoint] {
-        let trend = try database.trend(unit: unit, goal: nil, now: now, calendar: calendar)
-        let start = now.addingTimeInterval(-Double(days) * 86400)
-        return trend.points.filter { $0.date >= start }
-    }
-
-    /// The summary's image, a 128 px sparkline of the last 30 days, written to
-    /// `$XDG_CACHE_HOME/w8trackr/summary-chart.png` for the notification server to read (servers draw it at
-    /// 48–128 px, so it has no text); nil without weigh-ins or when it cannot be written (the summary goes out
-    /// without it). The full chart is `w8 chart --output`.
-    public static func summaryChart(
-        _ summary: WeeklySummary, database: AppDatabase, paths: Paths, calendar: Calendar
-    ) -> String? {
-        let start = summary.weekEnd.addingTimeInterval(-30 * 86400)
-        guard let points = summary.trendAnalysis?.points.filter({ $0.date >= start }), !points.isEmpty,
-            let weighIns = try? weighIns(
-                unit: summary.unit, database: database, since: points.first?.date,
-                to: summary.weekEnd)
-        else {
-            return nil
-        }
-        let path = paths.cacheDirectory + "/summary-chart.png"
-        do {
-            try FileManager.default.createDirectory(
-                atPath: paths.cacheDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            try ChartImage(
-                points: points, weighIns: weighIns, goal: summary.progress?.goal, unit: summary.unit,
-                timeZone: calendar.timeZone,
-                width: 128, height: 128, style: .sparkline
-            ).write(to: path, format: .png)
-            return path
-        } catch {
-            return nil
-        }
     }
 }
 

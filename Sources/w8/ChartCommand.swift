@@ -30,7 +30,12 @@ extension W8 {
         }
 
         func run() throws {
-            print(try Runtime().chart(days: days, output: output, width: width, height: height), terminator: "")
+            let (runtime, settings) = try Runtime.loaded()
+            let terminal = (Terminal.columns(runtime.environment), Terminal.wantsColor(runtime.environment))
+            let chart = try runtime.charts().chart(
+                days: days, unit: settings.unit, now: runtime.now, output: output, width: width, height: height,
+                terminal: terminal)
+            print(chart, terminator: "")
         }
     }
 }

@@ -11,7 +11,7 @@ extension W8 {
         @OptionGroup var output: OutputOptions
 
         func run() throws {
-            let runtime = Runtime()
+            let runtime = Runtime.started()
             show(runtime.presenter(Settings()).doctor(runtime.doctor().diagnose(), json: output.json))
         }
     }
@@ -25,7 +25,7 @@ extension W8 {
         enum Category: String, ExpressibleByArgument, CaseIterable { case milestone, summary, reminder }
 
         func run() throws {
-            let id = try Runtime().notifyTest(category.rawValue)
+            let id = try Runtime.started().sink().postSample(category.rawValue)
             print("Posted a \(category.rawValue) notification (server id \(id)).")
         }
     }

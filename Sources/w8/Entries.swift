@@ -51,19 +51,6 @@ extension W8 {
     }
 }
 
-extension W8.Add {
-    /// What a person types most, `w8 add WEIGHT` and `w8 add WEIGHT --json` with a weight that starts with a
-    /// digit: the input and output ArgumentParser would make of them, without building the command. Its property
-    /// wrappers, its reflection over the command's properties and its completion-script check were a quarter of
-    /// the CPU time of `w8 add`. Nil for anything else, which ArgumentParser parses.
-    static func quick(_ arguments: [String]) -> (input: EntryInput, json: Bool)? {
-        guard arguments.count == 2 || (arguments.count == 3 && arguments[2] == "--json"), arguments[0] == "add",
-            let first = arguments[1].utf8.first, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first)
-        else { return nil }
-        return (EntryInput(weight: arguments[1], unit: nil, date: nil, note: nil, bodyFat: nil), arguments.count == 3)
-    }
-}
-
 extension W8 {
     struct Edit: ChangingCommand {
         static let verb = "Updated"
@@ -143,13 +130,13 @@ extension ChangingCommand {
     /// Loads the settings, makes the change and prints what it did, then ends the process.
     /// The database is opened on a second thread meanwhile (`Runtime(prefetchingDatabase:)`).
     static func perform(json: Bool, _ change: (Runtime, Settings) throws -> TrackerOutcome) throws -> Never {
-        let runtime = Runtime(prefetchingDatabase: true)
+        let runtime = Runtime.started(prefetchingDatabase: true)
         do {
             let settings = try runtime.settings()
             let outcome = try change(runtime, settings)
             if let warning = outcome.warning { warn(warning) }
             show(runtime.presenter(settings).change(outcome, verb: verb, json: json))
-            runtime.finish()
+            finish(runtime)
         } catch {
             runtime.abandonPrefetch()
             throw error

@@ -84,7 +84,7 @@ extension W8 {
         @OptionGroup var output: OutputOptions
 
         func run() throws {
-            let runtime = Runtime()
+            let runtime = Runtime.started()
             guard let key else {
                 let settings = try runtime.settings()
                 return show(runtime.presenter(settings).config(settings, json: output.json))

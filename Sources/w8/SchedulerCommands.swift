@@ -3,6 +3,7 @@ import Foundation
 import W8App
 import W8Core
 import W8Runtime
+import W8Scheduler
 
 extension W8 {
     struct Summary: ParsableCommand {
@@ -21,7 +22,7 @@ extension W8 {
         }
 
         func run() throws {
-            let runtime = Runtime()
+            let runtime = Runtime.started()
             let runner = try runtime.eventRunner()
             if send {
                 let (label, outcome) = try runner.sendSummary(at: runtime.now, ifDue: ifDue)
@@ -53,7 +54,18 @@ extension W8 {
         static let configuration = CommandConfiguration(.daemon)
 
         func run() throws {
-            try Runtime.runDaemon { line in FileHandle.standardError.write(Data("w8 daemon: \(line)\n".utf8)) }
+            let scheduler = try Runtime.daemonScheduler(warn: warn) { line in
+                FileHandle.standardError.write(Data("w8 daemon: \(line)\n".utf8))
+            }
+            // The scheduler owns a thread of its own until SIGTERM or SIGINT; the main thread waits for it.
+            let done = DispatchSemaphore(value: 0)
+            let thread = Thread {
+                scheduler.run()
+                done.signal()
+            }
+            thread.name = "w8-scheduler"
+            thread.start()
+            done.wait()
         }
     }
 }

@@ -20,7 +20,7 @@ extension W8.Systemd {
         var noEnable = false
 
         func run() throws {
-            try Runtime().systemdInstaller(executable: SystemdInstaller.runningExecutable()).install(
+            try Runtime.started().systemdInstaller(executable: SystemdInstaller.runningExecutable()).install(
                 enable: !noEnable, report: say)
         }
     }
@@ -29,7 +29,7 @@ extension W8.Systemd {
         static let configuration = CommandConfiguration(.systemdUninstall)
 
         func run() throws {
-            try Runtime().systemdInstaller(executable: "").uninstall(report: say)
+            try Runtime.started().systemdInstaller(executable: "").uninstall(report: say)
         }
     }
 

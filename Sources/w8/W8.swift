@@ -21,7 +21,7 @@ struct W8: ParsableCommand {
         umask(0o077)
         reserveStandardDescriptors()
         // What ArgumentParser prints for --version, without the reflection it does over the command tree first.
-        let arguments = Runtime.commandLine().dropFirst()
+        let arguments = commandLine().dropFirst()
         if arguments == ["--version"] {
             print(version)
             flushStandardOutput()
@@ -31,7 +31,7 @@ struct W8: ParsableCommand {
             if let (input, json) = Add.quick(Array(arguments)) {
                 try Add.perform(json: json) { try Add.add(input, $0, $1) }
             }
-            var command = try parseAsRoot(Runtime.arguments(arguments))
+            var command = try parseAsRoot(Self.arguments(arguments))
             try command.run()
             flushStandardOutput()
         } catch {
@@ -46,7 +46,7 @@ struct W8: ParsableCommand {
             print(fullMessage(for: error))
             Foundation.exit(0)
         }
-        let (code, line) = Runtime.failure(error, usageStatus: exit == .validationFailure ? 64 : exit.rawValue) {
+        let (code, line) = failure(error, usageStatus: exit == .validationFailure ? 64 : exit.rawValue) {
             message(for: error)
         }
         FileHandle.standardError.write(Data((line + "\n").utf8))

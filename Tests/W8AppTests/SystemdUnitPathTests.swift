@@ -21,7 +21,8 @@ import W8Core
     func standardPath() {
         #expect(Paths.systemdUnitSearchPath(xdg: Self.xdg, variable: nil) == Self.standard)
         #expect(
-            Paths(environment: ["HOME": "/home/ann", "XDG_RUNTIME_DIR": "/run/user/1000"]).systemdUnitPath.count == 10)
+            Paths(environment: ["HOME": "/home/ann", "XDG_RUNTIME_DIR": "/run/user/1000"], accountHome: "/nowhere")
+                .systemdUnitPath.count == 10)
     }
 
     @Test("SYSTEMD_UNIT_PATH replaces the path; a trailing ':' puts the standard path after it; empty is nothing")
@@ -33,6 +34,8 @@ import W8Core
             Paths.systemdUnitSearchPath(xdg: Self.xdg, variable: "/etc/systemd/user:")
                 == ["/etc/systemd/user"] + Self.standard.filter { $0 != "/etc/systemd/user" })
         #expect(Paths.systemdUnitSearchPath(xdg: Self.xdg, variable: "") == [])
-        #expect(Paths(environment: ["HOME": "/h", "SYSTEMD_UNIT_PATH": "/units"]).systemdUnitPath == ["/units"])
+        #expect(
+            Paths(environment: ["HOME": "/h", "SYSTEMD_UNIT_PATH": "/units"], accountHome: "/nowhere").systemdUnitPath
+                == ["/units"])
     }
 }

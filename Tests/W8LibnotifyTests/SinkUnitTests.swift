@@ -31,7 +31,7 @@ struct SinkUnitTests {
         let user = root.appendingPathComponent("user")
         let system = root.appendingPathComponent("system")
         let sink = LibnotifyNotificationSink(
-            dataDirectories: ["/nonexistent", user.path, system.path])
+            dataDirectories: ["/nonexistent", user.path, system.path], sessionBusAddress: nil)
         func install(_ directory: URL, _ relative: String) throws -> String {
             let file = directory.appendingPathComponent("icons/hicolor/\(relative)")
             try FileManager.default.createDirectory(
@@ -55,6 +55,27 @@ struct SinkUnitTests {
         #expect(sink.resolveIcon("w8trackr") == userSVG, "XDG_DATA_HOME comes first")
 
         #expect(sink.resolveIcon("/nonexistent/icon.png") == "/nonexistent/icon.png")
+    }
+
+    @Test(
+        "The doctor's name for each failure",
+        arguments: [
+            (LibnotifyError.noSessionBus("x"), "no_session_bus"), (.noNotificationServer("x"), "not_installed"),
+            (.serverFailedToStart(ServerStartFailure(detail: "x", throughSystemd: false)), "failed_to_start"),
+            (.serverError("x"), "server_error"), (.timedOut(seconds: 2), "timed_out"),
+            (.libraryUnavailable("x"), "libnotify_unavailable"),
+        ])
+    func doctorStatus(error: LibnotifyError, status: String) {
+        #expect(error.doctorStatus == status)
+        #expect((error.startFailure != nil) == (status == "failed_to_start"))
+    }
+
+    @Test("A missing bus is explained by an unset DBUS_SESSION_BUS_ADDRESS, and only then")
+    func unsetBus() {
+        let missing = LibnotifyError.noSessionBus("Cannot autolaunch D-Bus without X11 $DISPLAY")
+        #expect(missing.onBus(nil) == .noSessionBus("DBUS_SESSION_BUS_ADDRESS is unset"))
+        #expect(missing.onBus("unix:path=/run/user/1000/bus") == missing)
+        #expect(LibnotifyError.serverError("x").onBus(nil) == .serverError("x"))
     }
 
     @Test(

@@ -77,8 +77,8 @@ import W8TestSupport
         #expect(try AppDatabase.open(at: copy).entries().map(\.weight.value) == [179.0, 179.5, 180.0])
     }
 
-    // A changing command closes without the checkpoint (`Runtime.finish`): its commit stays in the WAL, where the
-    // next connection reads it, and the next close that checkpoints empties the WAL into the file.
+    // A changing command closes without the checkpoint (`Runtime.closeDatabases`): its commit stays in the WAL,
+    // where the next connection reads it, and the next close that checkpoints empties the WAL into the file.
     @Test func closingWithoutCheckpointLeavesTheCommitInTheWAL() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }

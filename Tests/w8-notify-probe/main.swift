@@ -2,6 +2,7 @@
 // LibnotifyNotificationSink in this process, and prints one NotificationProbe.Outcome per step as JSON.
 // It exists because libnotify binds to the session bus of the process environment; see NotificationProbe.
 import Foundation
+import W8App
 import W8Core
 import W8Libnotify
 import W8TestHarness
@@ -24,7 +25,8 @@ for step in steps {
     let sink =
         sinks[step.sink]
         ?? LibnotifyNotificationSink(
-            deadline: step.deadline, dataDirectories: dataDirectories, serviceDirectories: serviceDirectories)
+            deadline: step.deadline, dataDirectories: dataDirectories, serviceDirectories: serviceDirectories,
+            sessionBusAddress: environment["DBUS_SESSION_BUS_ADDRESS"])
     sinks[step.sink] = sink
     let earlierID = step.idFromStep.flatMap { outcomes[$0].id }
     let start = ContinuousClock.now
@@ -43,7 +45,8 @@ for step in steps {
             if access(step.path ?? "", F_OK) != 0 { outcome.error = "timedOut" }
         case .serverInfo:
             let info = try LibnotifyNotificationSink.serverInfo(
-                deadline: step.deadline, serviceDirectories: serviceDirectories)
+                deadline: step.deadline, serviceDirectories: serviceDirectories,
+                sessionBusAddress: environment["DBUS_SESSION_BUS_ADDRESS"])
             outcome.serverInfo = .init(
                 name: info.name, vendor: info.vendor, version: info.version, specVersion: info.specVersion,
                 capabilities: info.capabilities)

@@ -1,6 +1,7 @@
-// Linux calls that Glibc's Swift module does not export (timerfd, signalfd, eventfd) or exports only
-// partly (inotify's event bits), as small documented C functions. Every function returns -1 and sets errno
-// on failure, like the call it wraps, so Swift reads errno the same way for all of them.
+// Linux calls that Glibc's Swift module does not export (timerfd, signalfd, eventfd, the signal mask, SIGRTMIN)
+// or exports only partly (inotify's event bits), and stdout's flush, as small documented C functions; and one
+// start-up trick in a file of its own (thread_elsewhere.c; bench/README.md, "Start-up tricks"). Every function
+// returns -1 and sets errno on failure, like the call it wraps, so Swift reads errno the same way for all of them.
 #pragma once
 
 #include <stddef.h>
@@ -57,17 +58,9 @@ int cw8_signalfd_read(int fd);
 /// SIGRTMIN, which glibc computes at run time (a macro Swift cannot import).
 int cw8_sigrtmin(void);
 
-/// How many arguments the process was started with (argv[0] included), as glibc passed them to the
-/// executable's constructors; 0 in a process whose constructors did not receive them.
-int cw8_argument_count(void);
-
-/// Argument `index` (0 is the program), or NULL past the last.
-const char *cw8_argument(int index);
-
 /// Starts a thread running `body(context)` on any CPU this process may use except the one the caller runs on, and
-/// stores its handle in `thread`. A new thread otherwise waits on the creator's CPU, behind it, until the
-/// scheduler balances the load: 0.7 to 4 ms on these machines while the creator keeps busy, 0.1 to 0.2 ms this
-/// way. Fails with EAGAIN when there is no other CPU, where a second thread would only take turns with the first.
+/// stores its handle in `thread` (thread_elsewhere.c): a new thread otherwise waits behind its busy creator. Fails
+/// with EAGAIN when there is no other CPU, where a second thread would only take turns with the first.
 int cw8_thread_start_elsewhere(void *(*body)(void *), void *context, uint64_t *thread);
 
 /// `pthread_join(thread, NULL)` for a thread of `cw8_thread_start_elsewhere`.

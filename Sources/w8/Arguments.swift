@@ -1,19 +1,12 @@
-import CW8Linux
 import Foundation
 import W8Core
 
-extension Runtime {
-    /// The command line, `w8` first, as glibc passed it to the executable's constructors (`cw8_argument`).
-    ///
-    /// Not `CommandLine.arguments`: Swift on Linux finds `argv` by reading /proc/self/maps and walking back from
-    /// `environ` on the initial stack, a tenth of a millisecond at every start; and a preloaded library that calls
-    /// `setenv` in its constructor (libfaketime does, for every process it fakes the clock of) moves `environ` to
-    /// the heap, and `CommandLine.arguments` is then empty: `w8 add 80` would print the help and exit 0 without
-    /// adding. Where no constructor saw the arguments, `CommandLine.arguments`, then the kernel's copy in
-    /// /proc/self/cmdline.
-    public static func commandLine(_ swiftArguments: @autoclosure () -> [String] = CommandLine.arguments) -> [String] {
-        let count = cw8_argument_count()
-        if count > 0 { return (0..<count).map { String(cString: cw8_argument($0)) } }
+extension W8 {
+    /// The command line, `w8` first: `CommandLine.arguments`, else the kernel's copy in /proc/self/cmdline. Swift
+    /// finds `argv` by walking back from `environ` on the initial stack, and leaves the arguments empty when a
+    /// preloaded library moved `environ` in its constructor (libfaketime's `setenv` may): `w8 add 80` would print
+    /// the help and exit 0 without adding.
+    static func commandLine(_ swiftArguments: @autoclosure () -> [String] = CommandLine.arguments) -> [String] {
         let swiftArguments = swiftArguments()
         guard swiftArguments.isEmpty, let handle = FileHandle(forReadingAtPath: "/proc/self/cmdline") else {
             return swiftArguments
@@ -27,7 +20,7 @@ extension Runtime {
     /// Moves a negative number such as `-5` behind `--`, so that it reaches validation as a bad weight
     /// instead of being taken for an unknown option. After an option that takes one (`--calories -1`), it stays
     /// that option's value, to be refused with the value named.
-    public static func arguments(_ args: ArraySlice<String>) -> [String] {
+    static func arguments(_ args: ArraySlice<String>) -> [String] {
         var args = Array(args)
         guard !args.contains("--"),
             let index = args.indices.first(where: { index in
@@ -50,11 +43,11 @@ extension Runtime {
     }
 
     /// Options whose value may look like a negative number, and is read unconditionally.
-    public static let negativeValueOptions: Set<String> = ["--calories"]
+    static let negativeValueOptions: Set<String> = ["--calories"]
 
     /// The exit status and the one line for stderr that end a command with `error`: its own status for the
     /// library's errors, else `usageStatus` and the argument parser's `message`, on one line, `w8: ` first.
-    public static func failure(
+    static func failure(
         _ error: any Error, usageStatus: Int32, message: () -> String
     ) -> (status: Int32, line: String) {
         var (status, text) =

@@ -1,5 +1,5 @@
 import Testing
-import W8Core
+import W8App
 
 /// The XDG Base Directory rules, in the one place that reads them.
 @Suite struct XDGDirectoriesTests {

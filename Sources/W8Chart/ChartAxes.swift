@@ -47,7 +47,7 @@ struct WeightAxis: Equatable {
 
     /// "182.5 lb": one decimal and the unit.
     static func label(_ value: Double, unit: WeightUnit) -> String {
-        "\(Weight.decimal(value)) \(unit.rawValue)"
+        "\(value.oneDecimalText) \(unit.rawValue)"
     }
 }
 

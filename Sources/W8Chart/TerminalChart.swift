@@ -54,7 +54,7 @@ public struct TerminalChart: Sendable {
         let rows = height - 3
         let scale = YScale(
             values: points.map(\.trend) + weighIns.map(\.weight) + (goal.map { [$0] } ?? []), rows: rows)
-        let labels = (0..<rows).map { row in scale.isLabelled(row) ? Weight.decimal(scale.value(atRow: row)) : "" }
+        let labels = (0..<rows).map { row in scale.isLabelled(row) ? scale.value(atRow: row).oneDecimalText : "" }
         let labelWidth = labels.map(\.count).max() ?? 0
         let columns = width - labelWidth - 1
 

@@ -35,7 +35,7 @@ public struct GoalProgress: Sendable, Equatable {
 
     /// A percentage for people to read, whole (`6`) or to one decimal (`6.7`), cut as `cutPercent` cuts it.
     public static func displayPercent(_ percent: Double, decimals: Int = 0) -> String {
-        Weight.fixed(cutPercent(percent, decimals: decimals), decimals: decimals)
+        cutPercent(percent, decimals: decimals).fixedPointText(decimals: decimals)
     }
 
     /// Goal progress as every view shows it, text or JSON (`w8 add`, `status`, `goal`, `milestones`, `summary`,

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Parses and validates what a person types for a weight, a body-fat percentage or a note.
 public enum WeightInput {
@@ -188,7 +187,18 @@ enum LocalInstant {
         var offset: Int
     }
 
-    private static let recent = Mutex<Span?>(nil)
+    /// The span of the last zone read, shared by the threads that read dates.
+    private final class RecentSpan: @unchecked Sendable {
+        private let lock = NSLock()
+        private var span: Span?
+
+        var value: Span? {
+            get { lock.withLock { span } }
+            set { lock.withLock { span = newValue } }
+        }
+    }
+
+    private static let recent = RecentSpan()
     private static let margin = 2.0 * 86400
 
     static func instant(_ f: DateInput.Fields, zone: TimeZone) -> Date? {
@@ -202,7 +212,7 @@ enum LocalInstant {
             return abs(offset) <= 14 * 3600 ? Date(timeIntervalSince1970: wall - Double(offset)) : nil
         }
         let id = zone.identifier
-        if let span = recent.withLock({ $0 }), span.zone == id, let moment = inside(span, wall) { return moment }
+        if let span = recent.value, span.zone == id, let moment = inside(span, wall) { return moment }
         let offset = zone.secondsFromGMT(for: Date(timeIntervalSince1970: wall))
         let start = wall - Double(offset) - 3 * 86400
         guard zone.secondsFromGMT(for: Date(timeIntervalSince1970: start)) == offset else { return nil }
@@ -210,7 +220,7 @@ enum LocalInstant {
             zone.nextDaylightSavingTimeTransition(after: Date(timeIntervalSince1970: start))?
             .timeIntervalSince1970 ?? .infinity
         let span = Span(zone: id, start: start, end: end, offset: offset)
-        recent.withLock { $0 = span }
+        recent.value = span
         return inside(span, wall)
     }
 

@@ -24,7 +24,7 @@ public enum VolumeUnit: String, Sendable, CaseIterable, Codable {
     public func format(millilitres: Int) -> String {
         switch self {
         case .ml: "\(millilitres) ml"
-        case .oz: Weight.decimal(Double(millilitres) / VolumeUnit.millilitresPerUSFluidOunce) + " oz"
+        case .oz: (Double(millilitres) / VolumeUnit.millilitresPerUSFluidOunce).oneDecimalText + " oz"
         }
     }
 }

@@ -3,28 +3,28 @@ import Foundation
 // The one home for how w8 writes numbers: one decimal for people and JSON, the exact value for files that must
 // read back as the same Double. Always a point, whatever the locale.
 
-extension Weight {
-    /// `value` to the nearest tenth, never -0: what is shown and what JSON carries.
-    public static func tenths(_ value: Double) -> Double {
-        let rounded = (value * 10).rounded() / 10
+extension Double {
+    /// The value to the nearest tenth, never -0: what is shown and what JSON carries.
+    public var roundedToTenth: Double {
+        let rounded = (self * 10).rounded() / 10
         return rounded == 0 ? 0 : rounded
     }
 
-    /// One decimal: "182.4", never "-0.0".
-    public static func decimal(_ value: Double) -> String { fixed(tenths(value), decimals: 1) }
+    /// The value rounded to one decimal, as people read it: "182.4", never "-0.0".
+    public var oneDecimalText: String { roundedToTenth.fixedPointText(decimals: 1) }
 
-    /// A number as text that reads back as the same Double: `182.4`, never `182.40000000000001`; whole numbers
+    /// The value as text that reads back as the same Double: `182.4`, never `182.40000000000001`; whole numbers
     /// keep one decimal (`180.0`).
-    public static func exact(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? fixed(value, decimals: 1) : "\(value)"
+    public var roundTripText: String {
+        self == rounded() && abs(self) < 1e15 ? fixedPointText(decimals: 1) : "\(self)"
     }
 
-    /// What `String(format: "%.<decimals>f", value)` writes for a `value` that is a whole number of
-    /// 10^-decimals, as `tenths` and `GoalProgress.displayPercent` make them, written from its digits: the C
-    /// variadic call makes a dynamic cast whose first use scans every protocol conformance of the binary, a
-    /// tenth of a millisecond of every `w8 add`. Other values, and those too large for the digits to be exact,
-    /// still go through `String(format:)`.
-    public static func fixed(_ value: Double, decimals: Int) -> String {
+    /// What `String(format: "%.<decimals>f", self)` writes. A value that is a whole number of 10^-decimals, as
+    /// `roundedToTenth` and `GoalProgress.displayPercent` make them, is written from its digits, for the bench row
+    /// "w8 add posting a milestone / notify-send" (bench/README.md, "Start-up tricks"); other values, and those too
+    /// large for the digits to be exact, go through `String(format:)`.
+    public func fixedPointText(decimals: Int) -> String {
+        let value = self
         let scale = (0..<decimals).reduce(1.0) { scale, _ in scale * 10 }
         let scaled = (abs(value) * scale).rounded()
         guard (0...6).contains(decimals), value.isFinite, scaled < 9_007_199_254_740_992,

@@ -109,6 +109,6 @@ public struct WeekIntake: Sendable, Equatable {
     /// "Daily average: 1071 ml water, 2.4 meals."
     public var sentence: String {
         let water = volumeUnit.format(millilitres: Int(averageWaterPerDay.rounded()))
-        return "Daily average: \(water) water, \(Weight.decimal(averageMealsPerDay)) meals."
+        return "Daily average: \(water) water, \(averageMealsPerDay.oneDecimalText) meals."
     }
 }

@@ -40,5 +40,5 @@ public struct Weight: Sendable, Equatable, Hashable, Codable {
     public func converted(to target: WeightUnit) -> Weight { Weight(value(in: target), target) }
 
     /// "182.4 lb": one decimal, in the weight's own unit.
-    public var formatted: String { "\(Weight.decimal(value)) \(unit.rawValue)" }
+    public var formatted: String { "\(value.oneDecimalText) \(unit.rawValue)" }
 }

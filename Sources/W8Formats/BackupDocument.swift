@@ -186,7 +186,7 @@ public struct BackupDocument: Codable {
         Entry(
             id: entry.id ?? 0, date: dates.timestamp(entry.date), weight: entry.weight.value,
             unit: entry.weight.unit.rawValue, note: entry.note, bodyFatPercent: entry.bodyFatPercent,
-            trendWeight: trend.map(Weight.tenths), trendUnit: trend == nil ? nil : unit.rawValue)
+            trendWeight: trend.map(\.roundedToTenth), trendUnit: trend == nil ? nil : unit.rawValue)
     }
 
     /// "entries[3].weight is not a number", from the decoder's error; `prefix` is the path of the decoded value.

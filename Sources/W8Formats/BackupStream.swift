@@ -126,16 +126,16 @@ struct BackupReader {
         guard let value = item.weight else { throw W8FormatsError.importFieldMissing("weight") }
         guard let unit = item.unit else { throw W8FormatsError.importFieldMissing("unit") }
         return WeightEntry(
-            weight: try WeightInput.weight(Weight.exact(value), unit: try WeightInput.unit(unit), defaultUnit: .lb),
+            weight: try WeightInput.weight(value.roundTripText, unit: try WeightInput.unit(unit), defaultUnit: .lb),
             date: try date(item.date, "date"), note: try WeightInput.note(item.note),
-            bodyFatPercent: try item.bodyFatPercent.map { try WeightInput.bodyFat(Weight.exact($0)) })
+            bodyFatPercent: try item.bodyFatPercent.map { try WeightInput.bodyFat($0.roundTripText) })
     }
 
     func goal(_ item: BackupDocument.Goal) throws -> Goal {
         do {
             return Goal(
                 weight: try WeightInput.goal(
-                    Weight.exact(item.weight), unit: try WeightInput.unit(item.unit), defaultUnit: .lb),
+                    item.weight.roundTripText, unit: try WeightInput.unit(item.unit), defaultUnit: .lb),
                 setAt: try date(item.setAt, "setAt"),
                 journeyStartedAt: try date(item.journeyStartedAt, "journeyStartedAt"))
         } catch let error where error is W8CoreError || error is W8FormatsError {

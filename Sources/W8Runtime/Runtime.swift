@@ -106,8 +106,7 @@ public struct Runtime: Sendable {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = LocalTimeZone.resolve(ProcessInfo.processInfo.environment["TZ"], now: clock()).zone
         calendar.locale = Locale(identifier: "en_US_POSIX")
-        // en_US_POSIX's own week, stated: otherwise the calendar asks ICU's locale data for it on its first date
-        // arithmetic, a third of a millisecond of every command.
+        // Start-up trick, every row (bench/README.md, "Start-up tricks"): en_US_POSIX's own week, stated.
         calendar.firstWeekday = 1
         calendar.minimumDaysInFirstWeek = 1
         return calendar

@@ -1,8 +1,9 @@
 import Foundation
 import GRDB
 
-/// Dates as GRDB stores them, `yyyy-MM-dd HH:mm:ss.SSS` in UTC, computed with integer arithmetic: GRDB's own
-/// conversion goes through a DateFormatter, which costs more than the rest of an imported row.
+/// Dates as GRDB stores them, `yyyy-MM-dd HH:mm:ss.SSS` in UTC, computed with integer arithmetic instead of GRDB's
+/// DateFormatter: for the bench row "w8 import of a 100k-row CSV / sqlite3 .import" (bench/README.md, "Start-up
+/// tricks").
 enum StorageDate {
     /// What GRDB itself stores for `date`: what `text(_:)` must equal.
     static func grdbText(_ date: Date) -> String? { String.fromDatabaseValue(date.databaseValue) }

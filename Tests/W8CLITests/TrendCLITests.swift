@@ -17,7 +17,7 @@ import W8TestHarness
         let w8 = try W8Sandbox()
         for day in 0...14 {
             let date = String(format: "2026-11-%02dT07:00", 7 + day)
-            try w8.run("add", Weight.decimal(190 - 0.2 * Double(day)), "--date", date)
+            try w8.run("add", (190 - 0.2 * Double(day)).oneDecimalText, "--date", date)
         }
         try w8.run("goal", "170", "--date", "2026-11-07T08:00")
         return w8

@@ -131,9 +131,9 @@ private func withoutEscapes(_ text: String) -> String {
     @Test(arguments: [178.0, 160])
     func goalLineIsDrawnAtTheGoal(goal: Double) {
         let text = chart(goal: goal)
-        let label = Weight.decimal(goal) + "┤"
+        let label = goal.oneDecimalText + "┤"
         #expect(lines(text).contains { $0.hasPrefix(label + String(repeating: "┄", count: 10)) })
-        #expect(text.contains("┄ goal \(Weight.decimal(goal)) lb"))
+        #expect(text.contains("┄ goal \(goal.oneDecimalText) lb"))
     }
 
     @Test func noGoalNoGoalLine() {

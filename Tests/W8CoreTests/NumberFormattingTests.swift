@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import W8Core
 
-/// `Weight.fixed` writes numbers from their digits instead of through `String(format:)`; it must write what
+/// `Double.fixedPointText` writes numbers from their digits instead of through `String(format:)`; it must write what
 /// `String(format:)` writes, for every value the app gives it.
 @Suite struct NumberFormattingTests {
     @Test("fixed writes what %.Nf writes for whole numbers of tenths, hundredths and units", arguments: [0, 1, 2])
@@ -15,23 +15,23 @@ import W8Core
         }
         for value in values {
             let cut = (value * scale).rounded() / scale
-            #expect(Weight.fixed(cut, decimals: decimals) == String(format: "%.\(decimals)f", cut), "\(cut)")
+            #expect(cut.fixedPointText(decimals: decimals) == String(format: "%.\(decimals)f", cut), "\(cut)")
         }
     }
 
     @Test("Values that are not whole numbers of the unit still read as %.Nf")
     func otherValuesFallBack() {
         for value in [0.15, 0.25, 1.05, 2.675, 1e300, .infinity, -.infinity, .nan, 123.456] {
-            #expect(Weight.fixed(value, decimals: 1) == String(format: "%.1f", value), "\(value)")
+            #expect(value.fixedPointText(decimals: 1) == String(format: "%.1f", value), "\(value)")
         }
     }
 
     @Test("decimal, exact and displayPercent keep their wording")
     func wording() {
-        #expect(Weight.decimal(182.44) == "182.4")
-        #expect(Weight.decimal(-0.04) == "0.0")
-        #expect(Weight.exact(180) == "180.0")
-        #expect(Weight.exact(182.4) == "182.4")
+        #expect(182.44.oneDecimalText == "182.4")
+        #expect((-0.04).oneDecimalText == "0.0")
+        #expect(180.roundTripText == "180.0")
+        #expect(182.4.roundTripText == "182.4")
         #expect(GoalProgress.displayPercent(24.96) == "24")
         #expect(GoalProgress.displayPercent(6.75, decimals: 1) == "6.7")
         #expect(GoalProgress.displayPercent(-0.01, decimals: 1) == "0.0")

@@ -11,7 +11,7 @@ import W8Core
 
     @Test(arguments: [(182.44, "182.4"), (182.45, "182.5"), (-0.04, "0.0"), (70, "70.0")])
     func showsOneDecimal(value: Double, shown: String) {
-        #expect(Weight.decimal(value) == shown)
+        #expect(value.oneDecimalText == shown)
     }
 }
 

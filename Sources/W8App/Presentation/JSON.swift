@@ -13,7 +13,7 @@ public enum JSON: Sendable {
 
     /// A weight or percentage: rounded to one decimal, or null.
     public static func decimal(_ value: Double?) -> JSON {
-        value.map { .number(Weight.tenths($0)) } ?? .null
+        value.map { .number($0.roundedToTenth) } ?? .null
     }
 
     /// Goal progress, cut to one decimal as every view shows it (`GoalProgress.cutPercent`), or null.
@@ -39,7 +39,7 @@ public enum JSON: Sendable {
         case .bool(let b): return b ? "true" : "false"
         case .integer(let i): return String(i)
         case .number(let d):
-            return Weight.exact(d)
+            return d.roundTripText
         case .string(let s): return JSON.quote(s)
         case .array(let items):
             if items.isEmpty { return "[]" }

@@ -32,7 +32,7 @@ extension Presenter {
         if entries.isEmpty { return ["No weigh-ins yet. Log one with 'w8 add 182.4'."] }
         return entries.map { entry in
             var line = String(format: "%5lld  ", entry.id ?? 0) + dates.short(entry.date) + "  " + weight(entry.weight)
-            if let fat = entry.bodyFatPercent { line += "  \(Weight.decimal(fat))% fat" }
+            if let fat = entry.bodyFatPercent { line += "  \(fat.oneDecimalText)% fat" }
             if let note = entry.note { line += "  \(note.visibleOnTerminal)" }
             return line
         }

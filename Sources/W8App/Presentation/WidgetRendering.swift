@@ -14,7 +14,7 @@ extension Presenter {
             return entry.text
         case .i3blocks:
             // i3blocks reads the full text, then the short text for a crowded bar.
-            let short = entry.currentWeight.map { Weight.decimal($0) + (entry.arrow.map { " " + $0 } ?? "") }
+            let short = entry.currentWeight.map { $0.oneDecimalText + (entry.arrow.map { " " + $0 } ?? "") }
             return entry.text + "\n" + (short ?? WidgetEntry.emptyText)
         case .waybar:
             var pairs: [(String, JSON)] = [

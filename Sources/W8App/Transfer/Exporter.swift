@@ -81,10 +81,10 @@ public struct Exporter {
             switch format {
             case .csv:
                 var fields = [
-                    String(entry.id ?? 0), dates.timestamp(entry.date), Weight.exact(entry.weight.value),
-                    entry.weight.unit.rawValue, entry.note ?? "", entry.bodyFatPercent.map(Weight.exact) ?? "",
+                    String(entry.id ?? 0), dates.timestamp(entry.date), entry.weight.value.roundTripText,
+                    entry.weight.unit.rawValue, entry.note ?? "", entry.bodyFatPercent.map(\.roundTripText) ?? "",
                 ]
-                if let trend { fields += [Weight.decimal(trend), unit.rawValue] }
+                if let trend { fields += [trend.oneDecimalText, unit.rawValue] }
                 try out.write(csv.line(fields))
             case .json:
                 let line = try encoder.encode(BackupDocument.entry(entry, trend: trend, unit: unit, dates: dates))

@@ -86,8 +86,8 @@ public struct Runtime: Sendable {
     /// The exporter, of a database that is salvaged if damaged (`Exporter.database(at:warn:)`).
     public func exporter(_ settings: Settings, version: String, warn: (String) -> Void) throws -> Exporter {
         Exporter(
-            database: try Exporter.database(at: paths.database, warn: warn), settings: settings, dates: dates,
-            calendar: calendar, now: now, w8Version: version)
+            database: try Exporter.database(at: paths.database, warn: warn), settings: settings, calendar: calendar,
+            now: now, w8Version: version)
     }
 
     /// The weight charts, drawn by `chartDrawer`.

@@ -57,16 +57,8 @@ enum ReadOnlyDatabase {
     /// `file:PATH?immutable=1`, with the characters a URI gives a meaning to escaped (SQLite is built with
     /// SQLITE_USE_URI on Debian, so a `file:` name is read as a URI).
     static func immutableURI(_ path: String) -> String {
-        var escaped = ""
-        for character in path.unicodeScalars {
-            switch character {
-            case "%": escaped += "%25"
-            case "?": escaped += "%3F"
-            case "#": escaped += "%23"
-            default: escaped.unicodeScalars.append(character)
-            }
-        }
-        return "file:\(escaped)?immutable=1"
+        let escapes: [Unicode.Scalar: String] = ["%": "%25", "?": "%3F", "#": "%23"]
+        return "file:" + path.unicodeScalars.map { escapes[$0] ?? String($0) }.joined() + "?immutable=1"
     }
 }
 

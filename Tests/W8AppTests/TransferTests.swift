@@ -23,8 +23,7 @@ import W8TestSupport
 
     func exporter(_ database: AppDatabase, settings: Settings = Settings()) -> Exporter {
         Exporter(
-            database: database, settings: settings, dates: DateFormatting(timeZone: calendar.timeZone),
-            calendar: calendar, now: now, w8Version: "test")
+            database: database, settings: settings, calendar: calendar, now: now, w8Version: "test")
     }
 
     func tracker(_ database: AppDatabase) -> Tracker {

@@ -20,13 +20,11 @@ public struct Exporter {
     public let w8Version: String
     let csv = CSVWriter()
 
-    public init(
-        database: AppDatabase, settings: Settings, dates: DateFormatting, calendar: Calendar, now: Date,
-        w8Version: String
-    ) {
+    /// An exporter writing dates in `calendar`'s time zone.
+    public init(database: AppDatabase, settings: Settings, calendar: Calendar, now: Date, w8Version: String) {
         self.database = database
         self.settings = settings
-        self.dates = dates
+        dates = DateFormatting(timeZone: calendar.timeZone)
         self.calendar = calendar
         self.now = now
         self.w8Version = w8Version

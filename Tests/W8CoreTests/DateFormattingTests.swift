@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import W8Core
+import W8TestSupport
 
 /// `DateFormatting` builds its text from calendar fields; ICU's DateFormatter, with the patterns it replaced, is
 /// the oracle.
@@ -26,7 +27,7 @@ import W8Core
         let short = oracle("EEE d MMM yyyy HH:mm", zone)
         let day = oracle("EEE d MMM yyyy", zone)
         let iso = oracle("yyyy-MM-dd'T'HH:mm:ssxxx", zone)
-        var random = SystemRandomNumberGenerator()
+        var random = SeededRandom.fromEnvironment("date formatting in \(name)")
         // 1900 to 2100, with fractions of a second, and the zone's own transitions.
         var samples = (0..<3000).map { _ in
             Date(timeIntervalSince1970: Double.random(in: -2_208_988_800...4_102_444_800, using: &random))
@@ -39,9 +40,14 @@ import W8Core
             next = transition
         }
         for date in samples {
-            #expect(dates.short(date) == short.string(from: date), "\(name) \(date.timeIntervalSince1970)")
-            #expect(dates.day(date) == day.string(from: date), "\(name) \(date.timeIntervalSince1970)")
-            #expect(dates.iso8601(date) == iso.string(from: date), "\(name) \(date.timeIntervalSince1970)")
+            #expect(
+                dates.short(date) == short.string(from: date),
+                "\(name) \(date.timeIntervalSince1970), seed \(random.seed)")
+            #expect(
+                dates.day(date) == day.string(from: date), "\(name) \(date.timeIntervalSince1970), seed \(random.seed)")
+            #expect(
+                dates.iso8601(date) == iso.string(from: date),
+                "\(name) \(date.timeIntervalSince1970), seed \(random.seed)")
         }
     }
 }

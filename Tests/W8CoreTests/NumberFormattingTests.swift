@@ -1,13 +1,14 @@
 import Foundation
 import Testing
 import W8Core
+import W8TestSupport
 
 /// `Double.fixedPointText` writes numbers from their digits instead of through `String(format:)`; it must write what
 /// `String(format:)` writes, for every value the app gives it.
 @Suite struct NumberFormattingTests {
     @Test("fixed writes what %.Nf writes for whole numbers of tenths, hundredths and units", arguments: [0, 1, 2])
     func fixedMatchesPrintf(decimals: Int) {
-        var generator = SystemRandomNumberGenerator()
+        var generator = SeededRandom.fromEnvironment("fixed-point text, \(decimals) decimals")
         let scale = pow(10, Double(decimals))
         var values: [Double] = [0, -0.0, 0.1, 0.5, 0.05, 1, 9.95, 99.9, 100, 182.4, 1e12, -182.4, -0.1]
         for _ in 0..<20_000 {
@@ -15,7 +16,9 @@ import W8Core
         }
         for value in values {
             let cut = (value * scale).rounded() / scale
-            #expect(cut.fixedPointText(decimals: decimals) == String(format: "%.\(decimals)f", cut), "\(cut)")
+            #expect(
+                cut.fixedPointText(decimals: decimals) == String(format: "%.\(decimals)f", cut),
+                "\(cut), seed \(generator.seed)")
         }
     }
 

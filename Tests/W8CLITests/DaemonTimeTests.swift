@@ -34,29 +34,35 @@ struct DaylightSavingDay: Sendable, CustomTestStringConvertible {
 
     var testDescription: String { name }
 
+    /// A day in New York from local midnight with the summary at `summary` and the weigh-in at `weighIn` (local
+    /// HH:MM, the summary on the hour), lunch at 13:30 and dinner at 23:45: each fires at the UTC instant given
+    /// with it.
+    static func newYork(
+        _ name: String, _ date: String, summary: (local: String, utc: String), weighIn: (local: String, utc: String),
+        lunchUTC: String, dinnerUTC: String
+    ) -> DaylightSavingDay {
+        DaylightSavingDay(
+            name: name, zone: "America/New_York", start: "\(date) 00:00:00",
+            config: [
+                ("summary.hour", String(Int(summary.local.prefix(2))!)), ("reminders.weigh_in_time", weighIn.local),
+            ],
+            expected: [
+                ("summary", summary.local, summary.utc), ("weigh-in", weighIn.local, weighIn.utc),
+                ("lunch", "13:30", lunchUTC), ("dinner", "23:45", dinnerUTC),
+            ].map { ExpectedFire(key: "\($0.0)@\(date)T\($0.1)", utc: $0.2) })
+    }
+
     /// New York, Sunday 2026-03-08: 02:00 EST jumps to 03:00 EDT. The summary (02:00) and the weigh-in (02:30),
     /// times that do not exist, fire at 03:00 EDT (07:00 UTC), the first valid time after them.
-    static let springForward = DaylightSavingDay(
-        name: "spring forward", zone: "America/New_York", start: "2026-03-08 00:00:00",
-        config: [("summary.hour", "2"), ("reminders.weigh_in_time", "02:30")],
-        expected: [
-            ExpectedFire(key: "summary@2026-03-08T02:00", utc: "2026-03-08 07:00:00"),
-            ExpectedFire(key: "weigh-in@2026-03-08T02:30", utc: "2026-03-08 07:00:00"),
-            ExpectedFire(key: "lunch@2026-03-08T13:30", utc: "2026-03-08 17:30:00"),
-            ExpectedFire(key: "dinner@2026-03-08T23:45", utc: "2026-03-09 03:45:00"),
-        ])
+    static let springForward = newYork(
+        "spring forward", "2026-03-08", summary: ("02:00", "2026-03-08 07:00:00"),
+        weighIn: ("02:30", "2026-03-08 07:00:00"), lunchUTC: "2026-03-08 17:30:00", dinnerUTC: "2026-03-09 03:45:00")
 
     /// New York, Sunday 2026-11-01: 02:00 EDT falls back to 01:00 EST, so 01:00 and 01:30 come twice. They fire
     /// once, on the first pass (EDT, UTC−4).
-    static let fallBack = DaylightSavingDay(
-        name: "fall back", zone: "America/New_York", start: "2026-11-01 00:00:00",
-        config: [("summary.hour", "1"), ("reminders.weigh_in_time", "01:30")],
-        expected: [
-            ExpectedFire(key: "summary@2026-11-01T01:00", utc: "2026-11-01 05:00:00"),
-            ExpectedFire(key: "weigh-in@2026-11-01T01:30", utc: "2026-11-01 05:30:00"),
-            ExpectedFire(key: "lunch@2026-11-01T13:30", utc: "2026-11-01 18:30:00"),
-            ExpectedFire(key: "dinner@2026-11-01T23:45", utc: "2026-11-02 04:45:00"),
-        ])
+    static let fallBack = newYork(
+        "fall back", "2026-11-01", summary: ("01:00", "2026-11-01 05:00:00"),
+        weighIn: ("01:30", "2026-11-01 05:30:00"), lunchUTC: "2026-11-01 18:30:00", dinnerUTC: "2026-11-02 04:45:00")
 }
 
 /// The claims in the sandbox's store: occurrence, `claimed_at` (UTC) and whether it was sent.

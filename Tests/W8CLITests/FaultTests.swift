@@ -290,11 +290,10 @@ func runSQLite(_ path: String, _ sql: String) throws -> String {
         let dunst = try DunstSession()
         defer { dunst.stop() }
         let w8 = try W8Sandbox(bus: dunst.bus)
-        try w8.run("config", "summary.enabled", "false")
-        try w8.run("config", "reminders.breakfast", "true")
-        try w8.run("config", "reminders.breakfast_time", "07:30")
-        try w8.run("config", "reminders.lunch", "true")
-        try w8.run("config", "reminders.lunch_time", "07:31")
+        try w8.configure([
+            "summary.enabled": "false", "reminders.breakfast": "true", "reminders.breakfast_time": "07:30",
+            "reminders.lunch": "true", "reminders.lunch_time": "07:31",
+        ])
         let daemon = try DaemonProcess(w8, fakeStart: "2026-11-22 07:29:58 x4")
         defer { daemon.stop() }
         try daemon.waitForLog("breakfast@2026-11-22T07:30: sent", timeout: 8)

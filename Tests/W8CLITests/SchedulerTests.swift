@@ -17,6 +17,16 @@ import W8TestSupport
         try w8.run("add", "176", "--date", "2026-11-21T08:00")
     }
 
+    /// `w8 summary --send --if-due` on Sunday at 09:00, on a new dunst, in a sandbox that `setUp` prepared: the run,
+    /// and the summaries of what dunst showed.
+    func dueSummaryOnNewDunst(_ setUp: (W8Sandbox) throws -> Void) throws -> (run: W8Run, shown: [String]) {
+        let (dunst, w8) = try W8Sandbox.onNewDunst()
+        defer { dunst.stop() }
+        try setUp(w8)
+        let run = try faketime(w8, at: "2026-11-22 09:00:00", ["summary", "--send", "--if-due"])
+        return (run, try dunst.history().map(\.summary))
+    }
+
     /// A seeded week on a new dunst and the daemon started under faketime at `fakeStart`: stop the daemon, then dunst.
     func weekWithDaemon(from fakeStart: String) throws -> (DunstSession, W8Sandbox, DaemonProcess) {
         let (dunst, w8) = try W8Sandbox.onNewDunst()
@@ -84,24 +94,20 @@ import W8TestSupport
 
     // An empty week gets the gentle reminder (US3-2).
     @Test func emptyWeekGetsAGentleReminder() throws {
-        let (dunst, w8) = try W8Sandbox.onNewDunst()
-        defer { dunst.stop() }
-        try w8.run("add", "180", "--date", "2026-11-01")
-        let run = try faketime(w8, at: "2026-11-22 09:00:00", ["summary", "--send", "--if-due"])
+        let (run, shown) = try dueSummaryOnNewDunst { try $0.run("add", "180", "--date", "2026-11-01") }
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(try dunst.history().map(\.summary) == ["Time for a weigh-in?"])
+        #expect(shown == ["Time for a weigh-in?"])
     }
 
     // Disabled: nothing, ever (US3-3).
     @Test func disabledSendsNothing() throws {
-        let (dunst, w8) = try W8Sandbox.onNewDunst()
-        defer { dunst.stop() }
-        try seedWeek(w8)
-        try w8.run("config", "summary.enabled", "false")
-        let run = try faketime(w8, at: "2026-11-22 09:00:00", ["summary", "--send", "--if-due"])
+        let (run, shown) = try dueSummaryOnNewDunst {
+            try seedWeek($0)
+            try $0.run("config", "summary.enabled", "false")
+        }
         #expect(run.status == 0)
         #expect(run.stdout.contains("disabled"))
-        #expect(try dunst.history().isEmpty)
+        #expect(shown.isEmpty)
     }
 
     // Eight timer runs at once on the hour: exactly one notification.

@@ -25,116 +25,93 @@ import W8TestHarness
         return outputs
     }
 
-    @Test func noEntries() throws {
-        let out = try widget([])
-        #expect(out["text"] == "no weigh-ins yet\n")
-        #expect(
-            out["json"] == """
-                {
-                  "date": "2026-11-21T12:00:00+01:00",
-                  "current_weight": null,
-                  "unit": "lb",
-                  "goal_weight": null,
-                  "entry_date": null,
-                  "trend": "unknown",
-                  "progress_percent": null,
-                  "water_ml": 0,
-                  "water_goal_ml": 2000
-                }
+    /// `w8 widget --format json` at `now` with no water drunk and the default 2 L goal: `weight`, `goal` and
+    /// `progress` as JSON numbers; nil, there and for `entry`, is null.
+    static func json(
+        weight: String?, unit: String, goal: String?, entry: String?, trend: String, progress: String?
+    ) -> String {
+        """
+        {
+          "date": "2026-11-21T12:00:00+01:00",
+          "current_weight": \(weight ?? "null"),
+          "unit": "\(unit)",
+          "goal_weight": \(goal ?? "null"),
+          "entry_date": \(entry.map { "\"\($0)\"" } ?? "null"),
+          "trend": "\(trend)",
+          "progress_percent": \(progress ?? "null"),
+          "water_ml": 0,
+          "water_goal_ml": 2000
+        }
 
-                """)
-        #expect(
-            out["waybar"]
-                == #"{"text":"no weigh-ins yet","tooltip":"W8Trackr: no weigh-ins yet. Log one with 'w8 add 182.4'.\nWater 0 of 2000 ml today (0%)","class":"unknown"}"#
-                + "\n")
-        #expect(out["i3blocks"] == "no weigh-ins yet\nno weigh-ins yet\n")
-        #expect(out["polybar"] == "no weigh-ins yet\n")
+        """
     }
 
-    @Test func oneEntryWithoutGoal() throws {
-        let out = try widget([["add", "180", "--date", "2026-11-20T08:00"]])
-        #expect(out["text"] == "180.0 lb\n")
-        #expect(
-            out["json"] == """
-                {
-                  "date": "2026-11-21T12:00:00+01:00",
-                  "current_weight": 180.0,
-                  "unit": "lb",
-                  "goal_weight": null,
-                  "entry_date": "2026-11-20T08:00:00+01:00",
-                  "trend": "unknown",
-                  "progress_percent": null,
-                  "water_ml": 0,
-                  "water_goal_ml": 2000
-                }
+    /// One state of the log and every format's whole output for it: `line` is text's and polybar's line, and the
+    /// first of i3blocks' two (the second is `short`).
+    struct Golden: Sendable, CustomTestStringConvertible {
+        var name: String
+        var setup: [[String]]
+        var line: String
+        var short: String
+        var json: String
+        var waybar: String
 
-                """)
+        var testDescription: String { name }
+    }
+
+    static let goldens = [
+        Golden(
+            name: "no entries", setup: [], line: "no weigh-ins yet", short: "no weigh-ins yet",
+            json: json(weight: nil, unit: "lb", goal: nil, entry: nil, trend: "unknown", progress: nil),
+            waybar:
+                #"{"text":"no weigh-ins yet","tooltip":"W8Trackr: no weigh-ins yet. Log one with 'w8 add 182.4'.\nWater 0 of 2000 ml today (0%)","class":"unknown"}"#
+        ),
         // No goal: no progress, and no percentage for waybar's bar.
-        #expect(
-            out["waybar"]
-                == #"{"text":"180.0 lb","tooltip":"W8Trackr: 180.0 lb on Fri 20 Nov 2026 08:00\n7-day trend: not enough weigh-ins\nWater 0 of 2000 ml today (0%)","class":"unknown"}"#
-                + "\n")
-        #expect(out["i3blocks"] == "180.0 lb\n180.0\n")
-        #expect(out["polybar"] == "180.0 lb\n")
-    }
-
-    @Test func downTowardGoalInPounds() throws {
-        let out = try widget([
-            ["add", "180", "--date", "2026-11-14T08:00"], ["goal", "160", "--date", "2026-11-14T09:00"],
-            ["add", "175", "--date", "2026-11-20T08:00"],
-        ])
-        #expect(out["text"] == "175.0 lb ↓ 25.0%\n")
-        #expect(
-            out["json"] == """
-                {
-                  "date": "2026-11-21T12:00:00+01:00",
-                  "current_weight": 175.0,
-                  "unit": "lb",
-                  "goal_weight": 160.0,
-                  "entry_date": "2026-11-20T08:00:00+01:00",
-                  "trend": "down",
-                  "progress_percent": 25.0,
-                  "water_ml": 0,
-                  "water_goal_ml": 2000
-                }
-
-                """)
-        #expect(
-            out["waybar"]
-                == #"{"text":"175.0 lb ↓ 25.0%","tooltip":"W8Trackr: 175.0 lb on Fri 20 Nov 2026 08:00\n7-day trend: down\nGoal 160.0 lb: 25.0%\nWater 0 of 2000 ml today (0%)","class":"down","percentage":25}"#
-                + "\n")
-        #expect(out["i3blocks"] == "175.0 lb ↓ 25.0%\n175.0 ↓\n")
-        #expect(out["polybar"] == "175.0 lb ↓ 25.0%\n")
-    }
-
-    @Test func upAwayFromGoalInKilograms() throws {
-        let out = try widget([
-            ["config", "unit", "kg"], ["add", "80kg", "--date", "2026-11-15T08:00"],
-            ["goal", "75", "--date", "2026-11-15T09:00"], ["add", "81", "--date", "2026-11-20T08:00"],
-        ])
-        #expect(out["text"] == "81.0 kg ↑ -20.0%\n")
-        #expect(
-            out["json"] == """
-                {
-                  "date": "2026-11-21T12:00:00+01:00",
-                  "current_weight": 81.0,
-                  "unit": "kg",
-                  "goal_weight": 75.0,
-                  "entry_date": "2026-11-20T08:00:00+01:00",
-                  "trend": "up",
-                  "progress_percent": -20.0,
-                  "water_ml": 0,
-                  "water_goal_ml": 2000
-                }
-
-                """)
+        Golden(
+            name: "one entry without goal", setup: [["add", "180", "--date", "2026-11-20T08:00"]],
+            line: "180.0 lb", short: "180.0",
+            json: json(
+                weight: "180.0", unit: "lb", goal: nil, entry: "2026-11-20T08:00:00+01:00", trend: "unknown",
+                progress: nil),
+            waybar:
+                #"{"text":"180.0 lb","tooltip":"W8Trackr: 180.0 lb on Fri 20 Nov 2026 08:00\n7-day trend: not enough weigh-ins\nWater 0 of 2000 ml today (0%)","class":"unknown"}"#
+        ),
+        Golden(
+            name: "down toward goal in pounds",
+            setup: [
+                ["add", "180", "--date", "2026-11-14T08:00"], ["goal", "160", "--date", "2026-11-14T09:00"],
+                ["add", "175", "--date", "2026-11-20T08:00"],
+            ], line: "175.0 lb ↓ 25.0%", short: "175.0 ↓",
+            json: json(
+                weight: "175.0", unit: "lb", goal: "160.0", entry: "2026-11-20T08:00:00+01:00", trend: "down",
+                progress: "25.0"),
+            waybar:
+                #"{"text":"175.0 lb ↓ 25.0%","tooltip":"W8Trackr: 175.0 lb on Fri 20 Nov 2026 08:00\n7-day trend: down\nGoal 160.0 lb: 25.0%\nWater 0 of 2000 ml today (0%)","class":"down","percentage":25}"#
+        ),
         // The bar's percentage is capped at 0 while the text keeps the honest -20.0%.
-        #expect(
-            out["waybar"]
-                == #"{"text":"81.0 kg ↑ -20.0%","tooltip":"W8Trackr: 81.0 kg on Fri 20 Nov 2026 08:00\n7-day trend: up\nGoal 75.0 kg: -20.0%\nWater 0 of 2000 ml today (0%)","class":"up","percentage":0}"#
-                + "\n")
-        #expect(out["i3blocks"] == "81.0 kg ↑ -20.0%\n81.0 ↑\n")
-        #expect(out["polybar"] == "81.0 kg ↑ -20.0%\n")
+        Golden(
+            name: "up away from goal in kilograms",
+            setup: [
+                ["config", "unit", "kg"], ["add", "80kg", "--date", "2026-11-15T08:00"],
+                ["goal", "75", "--date", "2026-11-15T09:00"], ["add", "81", "--date", "2026-11-20T08:00"],
+            ], line: "81.0 kg ↑ -20.0%", short: "81.0 ↑",
+            json: json(
+                weight: "81.0", unit: "kg", goal: "75.0", entry: "2026-11-20T08:00:00+01:00", trend: "up",
+                progress: "-20.0"),
+            waybar:
+                #"{"text":"81.0 kg ↑ -20.0%","tooltip":"W8Trackr: 81.0 kg on Fri 20 Nov 2026 08:00\n7-day trend: up\nGoal 75.0 kg: -20.0%\nWater 0 of 2000 ml today (0%)","class":"up","percentage":0}"#
+        ),
+    ]
+
+    // Every format's whole output, from an empty log to a goal on either side.
+    @Test("Every format's whole output", arguments: goldens)
+    func everyFormatsOutput(_ golden: Golden) throws {
+        let out = try widget(golden.setup)
+        #expect(out["text"] == golden.line + "\n")
+        #expect(out["json"] == golden.json)
+        #expect(out["waybar"] == golden.waybar + "\n")
+        #expect(out["i3blocks"] == "\(golden.line)\n\(golden.short)\n")
+        #expect(out["polybar"] == golden.line + "\n")
     }
 
     @Test func stableUnderHalfAUnit() throws {

@@ -143,10 +143,10 @@ public struct Runtime: Sendable {
         for database in opened.all { try? database.close(checkpoint: false) }
     }
 
-    public var dates: DateFormatting { DateFormatting(timeZone: calendar.timeZone) }
-
     /// Formats for the terminal and JSON, in the preferred unit and the local time zone.
-    public func presenter(_ settings: Settings) -> Presenter { Presenter(unit: settings.unit, dates: dates) }
+    public func presenter(_ settings: Settings) -> Presenter {
+        Presenter(unit: settings.unit, timeZone: calendar.timeZone)
+    }
 
     public func parseDate(_ text: String?) throws -> Date {
         guard let text else { return now }

@@ -30,7 +30,7 @@ import W8TestSupport
     @Test("Files: not created yet, then private, then a world-readable database is flagged")
     func files() throws {
         defer { directory.remove() }
-        let present = Presenter(unit: .lb, dates: DateFormatting(timeZone: TimeZone(identifier: "UTC")!))
+        let present = Presenter(unit: .lb, timeZone: TimeZone(identifier: "UTC")!)
         let none = doctor(
             .reachable(name: "dunst", vendor: "knopwob", version: "1.9.0", specVersion: "1.2", capabilities: []))
         #expect(none.diagnose().files.allSatisfy { $0.mode == nil })
@@ -61,7 +61,7 @@ import W8TestSupport
         let status = ServerStatus.unreachable(
             status: "failed_to_start", name: "dunst", message: "the notification server (dunst) failed to start",
             services: [(name: "dunst", file: "/usr/share/dbus-1/services/org.knopwob.dunst.service")])
-        let present = Presenter(unit: .lb, dates: DateFormatting(timeZone: TimeZone(identifier: "UTC")!))
+        let present = Presenter(unit: .lb, timeZone: TimeZone(identifier: "UTC")!)
         let diagnosis = doctor(status).diagnose()
         let text = present.doctor(diagnosis, json: false)
         #expect(text.contains { $0.contains("none reachable: the notification server (dunst) failed to start") })

@@ -7,9 +7,10 @@ public struct Presenter: Sendable {
     public let unit: WeightUnit
     public let dates: DateFormatting
 
-    public init(unit: WeightUnit, dates: DateFormatting) {
+    /// A presenter writing weights in `unit` and dates in `timeZone`.
+    public init(unit: WeightUnit, timeZone: TimeZone) {
         self.unit = unit
-        self.dates = dates
+        dates = DateFormatting(timeZone: timeZone)
     }
 
     public func weight(_ w: Weight) -> String {

@@ -60,8 +60,8 @@ let package = Package(
         // cairo's C API, for the chart image, loaded with dlopen when a chart is drawn: the commands that draw none
         // never load cairo and X11. Only W8Chart imports it (its tests too, to decode the PNGs).
         .target(name: "CCairo", dependencies: ["CDynamicLibrary"]),
-        // The weight chart (W8Core's ChartPicture) as a PNG or SVG file, drawn with cairo, and as text for a terminal; W8Runtime wires it into
-        // W8App's ChartDrawer.
+        // The weight chart (W8Core's ChartPicture) as a PNG or SVG file, drawn with cairo, and as text for a
+        // terminal; W8Runtime wires it into W8App's ChartDrawer.
         .target(name: "W8Chart", dependencies: ["W8Core", "CCairo", "W8System"]),
         // The composition root, as isowords' bootstrap: the environment a command runs in (the clock's reading,
         // the calendar, the paths, the database, the sink, W8Chart as the chart drawer), wired into W8App's

@@ -70,4 +70,18 @@ import W8TestSupport
         #expect(throws: W8CoreError.stepsInvalid(text)) { try ActivityInput.steps(text) }
         #expect(W8CoreError.stepsInvalid(text).localizedDescription.hasPrefix("steps '\(text)' must be"))
     }
+
+    @Test("activity.step_goal is 0 (off) to 100,000")
+    func stepGoalKey() throws {
+        var settings = Settings()
+        #expect(settings.stepGoal == 0)
+        try SettingKey.stepGoal.apply(try SettingKey.stepGoal.parse("8000"), to: &settings)
+        #expect(settings.stepGoal == 8000)
+        for bad in ["100001", "-1"] {
+            #expect(throws: W8CoreError.self) {
+                try SettingKey.stepGoal.apply(try SettingKey.stepGoal.parse(bad), to: &settings)
+            }
+        }
+        #expect(settings.stepGoal == 8000)
+    }
 }

@@ -66,8 +66,10 @@ extension W8 {
         var output: OutputOptions { day.output }
 
         func lines(_ runtime: Runtime, _ settings: Settings, _ present: Presenter) throws -> [String] {
-            present.today(
-                try runtime.intakeLog(settings).day(containing: try runtime.parseDate(day.date)), json: output.json)
+            let day = try runtime.parseDate(self.day.date)
+            return present.today(
+                try runtime.intakeLog(settings).day(containing: day),
+                activity: try runtime.activityLog(settings).total(containing: day), json: output.json)
         }
     }
 

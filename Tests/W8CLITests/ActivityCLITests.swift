@@ -80,6 +80,45 @@ import W8TestHarness
         #expect(try at(w8, "activity", "--days", "1").stdout == "Mon 23 Nov 2026  9001 steps\n")
     }
 
+    @Test func todayJSONAddsStepsStepGoalAndDistanceAfterTheIntakeKeys() throws {
+        let w8 = try W8Sandbox()
+        let empty = try #require(try at(w8, "today", "--json").json() as? [String: Any])
+        #expect(empty["steps"] as? Int == 0)
+        #expect(empty["step_goal"] is NSNull)
+        #expect(empty["distance_m"] as? Int == 0)
+
+        try at(w8, "steps", "6000")
+        try at(w8, "config", "activity.step_goal", "8000")
+        let run = try at(w8, "today", "--json")
+
+        let keys = run.stdout.split(separator: "\n").compactMap { line in
+            line.split(separator: "\"", maxSplits: 2).dropFirst().first.map(String.init)
+        }
+        #expect(
+            keys == [
+                "date", "water_ml", "water_goal_ml", "beverage_ml", "beverage_goal_ml", "meals", "meal_goal", "snacks",
+                "snack_goal", "calories", "calorie_goal", "steps", "step_goal", "distance_m",
+            ])
+        #expect(run.stdout.hasSuffix("  \"steps\": 6000,\n  \"step_goal\": 8000,\n  \"distance_m\": 0\n}\n"))
+        // Another day: its own steps, none here.
+        let yesterday = try #require(try at(w8, "today", "--date", "2026-11-22", "--json").json() as? [String: Any])
+        #expect(yesterday["steps"] as? Int == 0)
+    }
+
+    @Test func todayShowsAStepsBarWhenAGoalIsSet() throws {
+        let w8 = try W8Sandbox()
+        try at(w8, "steps", "6000")
+        #expect(try at(w8, "today").stdout.contains("\nSteps        6000 steps (no goal)\n"))
+
+        try at(w8, "config", "activity.step_goal", "8000")
+
+        let today = try at(w8, "today").stdout
+        #expect(today.contains("\nSteps        ███████████████░░░░░  6000 steps of 8000 steps  75%\n"), "\(today)")
+        try at(w8, "steps", "8000")
+        #expect(try at(w8, "today").stdout.contains("  8000 steps of 8000 steps  100% ✓\n"))
+        #expect(try at(w8, "steps", "4000").stdout.hasSuffix("(replacing 8000). 4000 of 8000 steps (50%).\n"))
+    }
+
     @Test(
         "Bad input exits 65 with one stderr line naming the value, and writes nothing",
         arguments: [

@@ -74,7 +74,10 @@ func expectRefused(
                   "snacks": 1,
                   "snack_goal": 2,
                   "calories": 740,
-                  "calorie_goal": null
+                  "calorie_goal": null,
+                  "steps": 0,
+                  "step_goal": null,
+                  "distance_m": 0
                 }
 
                 """)

@@ -78,7 +78,8 @@ extension CommandHelp {
             """)
 
     public static let today = CommandHelp(
-        name: "today", abstract: "Show a day's water, drinks, meals, snacks and calories against your daily goals.",
+        name: "today",
+        abstract: "Show a day's water, drinks, meals, snacks, calories and steps against your daily goals.",
         discussion: "Example: w8 today · w8 today --date 2026-11-20 --json")
 
     public static let steps = CommandHelp(

@@ -95,6 +95,12 @@ public struct ActivityDay: Sendable, Equatable {
         return rows.min { rank($0) < rank($1) }
     }
 
+    /// The average steps a day over `days` days, the days without a row counting 0; nil when `shown` is empty.
+    public static func dailyAverage(_ shown: [ActivityDay], over days: Int) -> Int? {
+        guard !shown.isEmpty, days > 0 else { return nil }
+        return Int((Double(shown.reduce(0) { $0 + $1.steps }) / Double(days)).rounded())
+    }
+
     /// One shown total per day of `rows`, newest first.
     public static func shownDays(_ rows: [ActivityDay], precedence: [ActivitySource] = []) -> [ActivityDay] {
         Dictionary(grouping: rows, by: \.day).values.compactMap { shown($0, precedence: precedence) }

@@ -119,6 +119,36 @@ import W8TestHarness
         #expect(try at(w8, "steps", "4000").stdout.hasSuffix("(replacing 8000). 4000 of 8000 steps (50%).\n"))
     }
 
+    /// `w8 summary`: the average steps a day over the 7 local days up to today; null when none were recorded.
+    @Test func summaryAveragesTheWeeksSteps() throws {
+        let w8 = try W8Sandbox()
+        let empty = try #require(try at(w8, "summary", "--json").json() as? [String: Any])
+        #expect(empty["avg_steps_per_day"] is NSNull)
+
+        try at(w8, "steps", "9000", "--date", "2026-11-16")  // the 8th day back: not in the week
+        try at(w8, "steps", "7000", "--date", "2026-11-17")
+        try at(w8, "steps", "7000")
+        let summary = try #require(try at(w8, "summary", "--json").json() as? [String: Any])
+
+        #expect(summary["avg_steps_per_day"] as? Int == 2000)  // 14000 / 7
+        #expect((summary["body"] as? String)?.hasSuffix(" Steps: 2000 a day.") == true)
+    }
+
+    @Test func widgetTooltipShowsTodaysStepsWhenAGoalIsSet() throws {
+        let w8 = try W8Sandbox()
+        try at(w8, "steps", "6000")
+        func tooltip() throws -> String {
+            let line = try at(w8, "widget", "--format", "waybar").stdout
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            return try #require(object?["tooltip"] as? String)
+        }
+        #expect(!(try tooltip()).contains("Steps"))
+
+        try at(w8, "config", "activity.step_goal", "8000")
+
+        #expect(try tooltip().hasSuffix("\nSteps 6000 of 8000 today (75%)"))
+    }
+
     @Test(
         "Bad input exits 65 with one stderr line naming the value, and writes nothing",
         arguments: [

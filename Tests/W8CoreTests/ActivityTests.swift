@@ -58,6 +58,29 @@ import W8TestSupport
         #expect(ActivityDay.shownDays(rows).map(\.steps) == [300, 200, 100])
     }
 
+    @Test("The daily average counts the days without steps as 0; none without any")
+    func dailyAverage() throws {
+        let days = [
+            ActivityDay(day: try day("2026-11-23"), steps: 10_000, source: .manual),
+            ActivityDay(day: try day("2026-11-20"), steps: 4001, source: .manual),
+        ]
+        #expect(ActivityDay.dailyAverage(days, over: 7) == 2000)  // 14001 / 7 = 2000.14
+        #expect(ActivityDay.dailyAverage([], over: 7) == nil)
+    }
+
+    @Test("The widget's tooltip shows today's steps only when a step goal is set")
+    func tooltipSteps() {
+        var entry = WidgetEntry(
+            date: Date(), currentWeight: nil, unit: .kg, goalWeight: nil, entryDate: nil, trend: .unknown,
+            progressPercent: nil)
+        entry.steps = 6000
+        #expect(entry.stepsLine == nil)
+        entry.stepGoal = 8000
+        #expect(
+            entry.tooltip(formatDate: { _ in "" })
+                == "W8Trackr: no weigh-ins yet. Log one with 'w8 add 182.4'.\nSteps 6000 of 8000 today (75%)")
+    }
+
     @Test("Steps are a whole number from 0 to 200,000", arguments: [("0", 0), ("8000", 8000), (" 200000 ", 200_000)])
     func steps(text: String, value: Int) throws {
         #expect(try ActivityInput.steps(text) == value)

@@ -102,6 +102,9 @@ public struct EventRunner: Sendable {
         summary.intake = WeekIntake(
             events: try database.intakeEvents(from: summary.weekStart, to: now.addingTimeInterval(1)),
             volumeUnit: settings.intake.volumeUnit)
+        let today = CalendarDay(now, calendar: calendar)
+        let week = try database.activityDays(from: today.adding(days: -6, calendar: calendar), to: today)
+        summary.averageSteps = ActivityDay.dailyAverage(ActivityDay.shownDays(week), over: 7)
         return summary
     }
 

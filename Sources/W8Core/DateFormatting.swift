@@ -34,6 +34,9 @@ public struct DateFormatting: Sendable {
     /// `Sat 21 Nov 2026`, for a day such as a forecast.
     public func day(_ date: Date) -> String { day(fields(date)) }
 
+    /// `Mon 23 Nov 2026`, for a local calendar day.
+    public func day(_ calendarDay: CalendarDay) -> String { day(fields(calendarDay.noon(in: calendar))) }
+
     // These are built from calendar fields, as ICU's `en_US_POSIX` patterns `EEE d MMM yyyy HH:mm` and
     // `yyyy-MM-dd'T'HH:mm:ssxxx` write them (DateFormattingTests compares them with a DateFormatter): creating a
     // DateFormatter costs a millisecond, which `w8 add` paid for its one line and `w8 log` for every row.

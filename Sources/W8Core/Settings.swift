@@ -82,6 +82,8 @@ public struct Settings: Sendable, Equatable {
     public var intake = IntakeSettings()
     /// `notifications.intake_goals`: post "Water goal reached" once a day when a drink crosses the goal.
     public var intakeGoalNotifications = true
+    /// `activity.step_goal`: the daily step goal (iShnak's `stepGoal`), 0 = off.
+    public var stepGoal = 0
     /// `widget.signal`: N sends SIGRTMIN+N to the person's waybar processes on every change to the data, 0 = off.
     public var widgetSignal = 0
     /// The largest N with SIGRTMIN+N ≤ SIGRTMAX on Linux (34 + 30 = 64).
@@ -149,6 +151,7 @@ public enum SettingKey: String, Sendable, CaseIterable {
     case mealCalories = "intake.meal_calories"
     case snackCalories = "intake.snack_calories"
     case volumeUnit = "intake.volume_unit"
+    case stepGoal = "activity.step_goal"
 
     /// The key's row of the settings table: its help, its type, its range and where it lives in `Settings`.
     /// Every other property of a key is derived from it, so a new key is one new row.
@@ -252,6 +255,10 @@ public enum SettingKey: String, Sendable, CaseIterable {
                     settings.intake.volumeUnit = unit
                     return true
                 })
+        case .stepGoal:
+            .integer(
+                "daily step goal: 0 (off) to 100000", \.stepGoal, 0...ActivityDay.maxStepGoal,
+                expected: "whole steps from 0 (off) to 100000")
         }
     }
 

@@ -20,6 +20,7 @@ public enum W8CoreError: Error, LocalizedError, Equatable, Sendable {
     case drinkTooLarge(String)
     case caloriesInvalid(String)
     case foodUnknown(String)
+    case stepsInvalid(String)
 
     public var errorDescription: String? {
         switch self {
@@ -59,6 +60,8 @@ public enum W8CoreError: Error, LocalizedError, Equatable, Sendable {
             "calories '\(text)' must be a whole number from 0 to \(IntakeSettings.maxCalories)"
         case .foodUnknown(let text):
             "'\(text)' is not something to eat here; use meal or snack"
+        case .stepsInvalid(let text):
+            "steps '\(text)' must be a whole number from 0 to \(ActivityDay.maxSteps); try 8000"
         }
     }
 }

@@ -19,6 +19,9 @@ public struct WeeklySummary: Sendable, Equatable {
     public var trendAnalysis: TrendAnalysis?
     /// The week's drinks and meals; nil when nothing was logged in the intake log that week.
     public var intake: WeekIntake?
+    /// The average steps a day over the 7 local days up to the week's end (that day included); nil when none
+    /// were recorded.
+    public var averageSteps: Int?
 
     public static let window: TimeInterval = 7 * 24 * 3600
 
@@ -53,11 +56,11 @@ public struct WeeklySummary: Sendable, Equatable {
     /// The notification: a summary with entries, or a gentle reminder without (US3-2).
     public var notification: DesktopNotification {
         func w(_ v: Double) -> String { Weight(v, unit).formatted }
-        let intakeLine = intake.map { " " + $0.sentence } ?? ""
+        let dailyLine = (intake.map { " " + $0.sentence } ?? "") + (averageSteps.map { " Steps: \($0) a day." } ?? "")
         guard let latest else {
             return DesktopNotification(
                 key: "summary", title: "Time for a weigh-in?",
-                body: "No weigh-ins this week. A quick one today keeps your progress on track." + intakeLine,
+                body: "No weigh-ins this week. A quick one today keeps your progress on track." + dailyLine,
                 category: .summary)
         }
         let current = latest.weight.value(in: unit)
@@ -79,7 +82,7 @@ public struct WeeklySummary: Sendable, Equatable {
             body += " Set a goal with 'w8 goal' to see your progress."
         }
         if let line = trendAnalysis?.summaryLine { body += " " + line }
-        body += intakeLine
+        body += dailyLine
         return DesktopNotification(key: "summary", title: title, body: body, category: .summary)
     }
 }

@@ -18,6 +18,9 @@ public struct WidgetEntry: Sendable, Equatable {
     public var progressPercent: Double?
     /// Today's intake totals, for the water line; nil leaves it out.
     public var intake: IntakeDay?
+    /// Today's steps and `activity.step_goal`, for the steps line; a goal of 0 leaves it out.
+    public var steps = 0
+    public var stepGoal = 0
 
     public init(
         date: Date, currentWeight: Double?, unit: WeightUnit, goalWeight: Double?, entryDate: Date?,
@@ -49,6 +52,13 @@ public struct WidgetEntry: Sendable, Equatable {
         return intake.waterLine
     }
 
+    /// "Steps 6000 of 8000 today (75%)", when a step goal is set.
+    public var stepsLine: String? {
+        guard stepGoal > 0 else { return nil }
+        let percent = GoalProgress.displayPercent(Double(steps) / Double(stepGoal) * 100)
+        return "Steps \(steps) of \(stepGoal) today (\(percent)%)"
+    }
+
     /// The text of the empty state.
     public static let emptyText = "no weigh-ins yet"
 
@@ -77,10 +87,12 @@ public struct WidgetEntry: Sendable, Equatable {
     }
 
     /// A few lines for a tooltip: the latest weight and when, the week's direction, the goal and progress.
-    /// The water line comes last, also in the empty state.
+    /// The water and steps lines come last, also in the empty state.
     public func tooltip(formatDate: (Date) -> String) -> String {
         guard let currentWeight, let entryDate else {
-            return (["W8Trackr: no weigh-ins yet. Log one with 'w8 add 182.4'."] + [waterLine].compactMap { $0 })
+            return
+                (["W8Trackr: no weigh-ins yet. Log one with 'w8 add 182.4'."]
+                + [waterLine, stepsLine].compactMap { $0 })
                 .joined(separator: "\n")
         }
         var lines = ["W8Trackr: \(Weight(currentWeight, unit).formatted) on \(formatDate(entryDate))"]
@@ -93,6 +105,7 @@ public struct WidgetEntry: Sendable, Equatable {
             lines.append("Goal \(Weight(goalWeight, unit).formatted): \(progress)")
         }
         if let waterLine { lines.append(waterLine) }
+        if let stepsLine { lines.append(stepsLine) }
         return lines.joined(separator: "\n")
     }
 }

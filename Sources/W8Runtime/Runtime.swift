@@ -188,6 +188,12 @@ public struct Runtime: Sendable {
             statusBar: statusBar(settings))
     }
 
+    public func activityLog(_ settings: Settings) throws -> ActivityLog {
+        ActivityLog(
+            database: try database(), context: EvaluationContext(now: now, calendar: calendar, settings: settings),
+            statusBar: statusBar(settings))
+    }
+
     public func eventRunner() throws -> EventRunner { try eventRunner(settings: try settings()) }
 
     public func eventRunner(settings: Settings) throws -> EventRunner {

@@ -69,6 +69,19 @@ extension AppDatabase {
             }
             try db.create(index: "intake_event_on_date", on: "intake_event", columns: ["date", "id"])
         }
+        migrator.registerMigration("v4") { db in
+            // The activity log: a day's steps and distance, one row per local day (`YYYY-MM-DD`, so that a day
+            // stays the day it was walked whatever the zone it is read in) and source (`manual`, or an importer).
+            // Rows of different sources are never added; `ActivityDay.shown` picks the one a day shows.
+            try db.create(table: "activity_day") { t in
+                t.column("day", .text).notNull()
+                t.column("source", .text).notNull()
+                t.column("steps", .integer).notNull().check { $0 >= 0 }
+                t.column("distance_m", .integer).notNull().defaults(to: 0).check { $0 >= 0 }
+                t.column("updated_at", .datetime).notNull()
+                t.primaryKey(["day", "source"])
+            }
+        }
         return migrator
     }
 }

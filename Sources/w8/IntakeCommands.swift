@@ -62,31 +62,25 @@ extension W8 {
     struct Today: ShowingCommand {
         static let configuration = CommandConfiguration(.today)
 
-        @Option(help: "The day: YYYY-MM-DD (default: today).")
-        var date: String?
-
-        @OptionGroup var output: OutputOptions
+        @OptionGroup var day: DayOptions
+        var output: OutputOptions { day.output }
 
         func lines(_ runtime: Runtime, _ settings: Settings, _ present: Presenter) throws -> [String] {
-            present.today(
-                try runtime.intakeLog(settings).day(containing: try runtime.parseDate(date)), json: output.json)
+            let day = try runtime.parseDate(self.day.date)
+            return present.today(
+                try runtime.intakeLog(settings).day(containing: day),
+                activity: try runtime.activityLog(settings).total(containing: day), json: output.json)
         }
     }
 
     struct Intake: ShowingCommand {
         static let configuration = CommandConfiguration(.intake, subcommands: [Remove.self])
 
-        @Option(help: "How many days back, today included: 1 or more.")
-        var days = 1
-
+        @OptionGroup var back: DaysBack
         @OptionGroup var output: OutputOptions
 
-        func validate() throws {
-            if days < 1 { throw ValidationError("--days '\(days)' must be 1 or more") }
-        }
-
         func lines(_ runtime: Runtime, _ settings: Settings, _ present: Presenter) throws -> [String] {
-            let events = try runtime.intakeLog(settings).events(days: days)
+            let events = try runtime.intakeLog(settings).events(days: back.days ?? 1)
             return present.intake(events, unit: settings.intake.volumeUnit, json: output.json)
         }
     }

@@ -12,7 +12,8 @@ struct W8: ParsableCommand {
         .w8, version: version,
         subcommands: [
             Add.self, Goal.self, Status.self, Log.self, Edit.self, Remove.self, Milestones.self, Config.self,
-            Summary.self, Drink.self, Eat.self, Today.self, Intake.self, Widget.self, Chart.self, Export.self,
+            Summary.self, Drink.self, Eat.self, Today.self, Intake.self, Steps.self, Activity.self, Widget.self,
+            Chart.self, Export.self,
             Import.self, Schedule.self, Daemon.self, Systemd.self, Doctor.self, NotifyTest.self,
         ])
 
@@ -67,6 +68,24 @@ extension CommandConfiguration {
 struct OutputOptions: ParsableArguments {
     @Flag(name: .long, help: "Print JSON instead of text.")
     var json = false
+}
+
+/// `--date DAY` and `--json`, for the commands about one local day (`today`, `steps`).
+struct DayOptions: ParsableArguments {
+    @Option(help: "The day: YYYY-MM-DD (default: today).")
+    var date: String?
+
+    @OptionGroup var output: OutputOptions
+}
+
+/// `--days N`, for the commands that list the last days (`intake`, `activity`); each has its own default.
+struct DaysBack: ParsableArguments {
+    @Option(help: "How many days back, today included: 1 or more (default: 1 for intake, 7 for activity).")
+    var days: Int?
+
+    func validate() throws {
+        if let days, days < 1 { throw ValidationError("--days '\(days)' must be 1 or more") }
+    }
 }
 
 extension WeightUnit: ExpressibleByArgument {}

@@ -8,6 +8,22 @@ func intakeRun(_ w8: W8Sandbox, at start: String, _ arguments: [String]) throws 
     try w8.run(clock: "@\(start)", arguments)
 }
 
+/// Runs `arguments` at noon on the intake tests' day and expects them refused: exit 65, one stderr line naming
+/// `value`, nothing on stdout, and `stored` (what the command could have changed) read the same after.
+func expectRefused(
+    _ w8: W8Sandbox, _ arguments: [String], naming value: String, stored: () throws -> String,
+    sourceLocation: SourceLocation = #_sourceLocation
+) throws {
+    let before = try stored()
+    let run = try intakeRun(w8, at: IntakeCLITests.noon, arguments)
+    #expect(run.status == 65, sourceLocation: sourceLocation)
+    #expect(run.stdout.isEmpty, sourceLocation: sourceLocation)
+    #expect(run.stderrLines.count == 1, "\(run.stderr)", sourceLocation: sourceLocation)
+    #expect(
+        run.stderr.hasPrefix("w8: ") && run.stderr.contains(value), "\(run.stderr)", sourceLocation: sourceLocation)
+    #expect(try stored() == before, sourceLocation: sourceLocation)
+}
+
 /// The contract of `w8 drink`, `w8 eat`, `w8 today` and `w8 intake` on the built binary, on a fixed day.
 @Suite struct IntakeCLITests {
     static let noon = "2026-11-23 12:00:00"
@@ -58,7 +74,10 @@ func intakeRun(_ w8: W8Sandbox, at start: String, _ arguments: [String]) throws 
                   "snacks": 1,
                   "snack_goal": 2,
                   "calories": 740,
-                  "calorie_goal": null
+                  "calorie_goal": null,
+                  "steps": 0,
+                  "step_goal": null,
+                  "distance_m": 0
                 }
 
                 """)
@@ -88,15 +107,7 @@ func intakeRun(_ w8: W8Sandbox, at start: String, _ arguments: [String]) throws 
     func badInput(arguments: [String], named: String) throws {
         let w8 = try W8Sandbox()
         try at(w8, "drink", "250", "--date", "2026-11-23T08:00")
-        let before = try allEvents(w8)
-
-        let run = try intakeRun(w8, at: IntakeCLITests.noon, arguments)
-
-        #expect(run.status == 65)
-        #expect(run.stdout.isEmpty)
-        #expect(run.stderrLines.count == 1, "\(run.stderr)")
-        #expect(run.stderr.hasPrefix("w8: ") && run.stderr.contains(named), "\(run.stderr)")
-        #expect(try allEvents(w8) == before)
+        try expectRefused(w8, arguments, naming: named) { try allEvents(w8) }
     }
 
     @Test func removeAnEvent() throws {

@@ -78,8 +78,24 @@ extension CommandHelp {
             """)
 
     public static let today = CommandHelp(
-        name: "today", abstract: "Show a day's water, drinks, meals, snacks and calories against your daily goals.",
+        name: "today",
+        abstract: "Show a day's water, drinks, meals, snacks, calories and steps against your daily goals.",
         discussion: "Example: w8 today · w8 today --date 2026-11-20 --json")
+
+    public static let steps = CommandHelp(
+        name: "steps", abstract: "Record a day's steps by hand; a new total for the day replaces the old one.",
+        discussion: """
+            N is the day's whole total, 0 to \(ActivityDay.maxSteps). A total typed by hand wins over the steps \
+            imported for that day. With activity.step_goal set, the day is shown against it. \
+            Examples: w8 steps 8000 · w8 steps 12500 --date 2026-11-20
+            """)
+
+    public static let activity = CommandHelp(
+        name: "activity", abstract: "List the days' steps and distance, newest first.",
+        discussion: """
+            Only days with steps are listed. The JSON is an array of objects with date (YYYY-MM-DD), steps and \
+            distance_m (whole metres). Examples: w8 activity · w8 activity --days 30 --json
+            """)
 
     public static let intake = CommandHelp(
         name: "intake",

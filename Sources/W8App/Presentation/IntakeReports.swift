@@ -7,35 +7,46 @@ extension Presenter {
     /// The local calendar day of `date`: `2026-11-23`.
     func dayText(_ date: Date) -> String { String(dates.timestamp(date).prefix(10)) }
 
-    /// `w8 today --json`: the contract scripts rely on. A goal that is not set is null.
-    public func todayJSON(_ day: IntakeDay) -> JSON {
+    /// `w8 today --json`: the contract scripts rely on. A goal that is not set is null. The activity's keys come
+    /// last, after the intake's, whose order scripts rely on.
+    public func todayJSON(_ day: IntakeDay, activity: ActivityTotal? = nil) -> JSON {
         func goal(_ value: Int) -> JSON { value > 0 ? .integer(Int64(value)) : .null }
-        return .object([
-            ("date", .string(dayText(day.day.start))),
-            ("water_ml", .integer(Int64(day.water))),
-            ("water_goal_ml", goal(day.goals.waterGoal)),
-            ("beverage_ml", .integer(Int64(day.beverage))),
-            ("beverage_goal_ml", goal(day.goals.beverageGoal)),
-            ("meals", .integer(Int64(day.meals))),
-            ("meal_goal", goal(day.goals.mealGoal)),
-            ("snacks", .integer(Int64(day.snacks))),
-            ("snack_goal", goal(day.goals.snackGoal)),
-            ("calories", .integer(Int64(day.calories))),
-            ("calorie_goal", goal(day.goals.calorieGoal)),
-        ])
+        let steps: [(String, JSON)] =
+            activity.map {
+                [
+                    ("steps", .integer(Int64($0.steps))), ("step_goal", goal($0.stepGoal)),
+                    ("distance_m", .integer(Int64($0.distance))),
+                ]
+            } ?? []
+        return .object(
+            [
+                ("date", .string(dayText(day.day.start))),
+                ("water_ml", .integer(Int64(day.water))),
+                ("water_goal_ml", goal(day.goals.waterGoal)),
+                ("beverage_ml", .integer(Int64(day.beverage))),
+                ("beverage_goal_ml", goal(day.goals.beverageGoal)),
+                ("meals", .integer(Int64(day.meals))),
+                ("meal_goal", goal(day.goals.mealGoal)),
+                ("snacks", .integer(Int64(day.snacks))),
+                ("snack_goal", goal(day.goals.snackGoal)),
+                ("calories", .integer(Int64(day.calories))),
+                ("calorie_goal", goal(day.goals.calorieGoal)),
+            ] + steps)
     }
 
     /// `w8 today`: a bar and a percentage for every goal that is set, like iShnak's rings.
-    public func today(_ day: IntakeDay, json: Bool, color: Bool = false) -> [String] {
-        if json { return [todayJSON(day).rendered()] }
+    /// With `activity`, the day's steps follow as one more row, and the distance under it when there is one.
+    public func today(_ day: IntakeDay, activity: ActivityTotal? = nil, json: Bool, color: Bool = false) -> [String] {
+        if json { return [todayJSON(day, activity: activity).rendered()] }
         let unit = day.goals.volumeUnit
-        let rows: [(String, Int, Int, (Int) -> String)] = [
+        var rows: [(String, Int, Int, (Int) -> String)] = [
             ("Water", day.water, day.goals.waterGoal, unit.format(millilitres:)),
             ("Other drinks", day.beverage, day.goals.beverageGoal, unit.format(millilitres:)),
             ("Meals", day.meals, day.goals.mealGoal, { "\($0)" }),
             ("Snacks", day.snacks, day.goals.snackGoal, { "\($0)" }),
             ("Calories", day.calories, day.goals.calorieGoal, { "\($0) kcal" }),
         ]
+        if let activity { rows.append(("Steps", activity.steps, activity.stepGoal, { "\($0) steps" })) }
         var lines = ["Today, \(dates.day(day.day.start))"]
         for (name, value, goal, format) in rows {
             let label = name.padding(toLength: 13, withPad: " ", startingAt: 0)
@@ -49,6 +60,7 @@ extension Presenter {
             let percent = GoalProgress.displayPercent(fraction * 100)
             lines.append("\(label)\(bar)  \(format(value)) of \(format(goal))  \(percent)%\(value >= goal ? " ✓" : "")")
         }
+        if let activity, activity.distance > 0 { lines.append("Distance     \(kilometres(activity.distance))") }
         return lines
     }
 

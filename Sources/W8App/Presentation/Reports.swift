@@ -155,6 +155,7 @@ extension Presenter {
                             summary.intake.map { .integer(Int64($0.averageWaterPerDay.rounded())) } ?? .null
                         ),
                         ("avg_meals_per_day", .decimal(summary.intake?.averageMealsPerDay)),
+                        ("avg_steps_per_day", summary.averageSteps.map { .integer(Int64($0)) } ?? .null),
                         ("title", .string(notification.title)),
                         ("body", .string(notification.body)),
                     ]

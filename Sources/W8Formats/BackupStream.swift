@@ -49,12 +49,7 @@ public struct BackupStream {
     public mutating func feed(_ bytes: [UInt8]) throws -> [ImportRow] {
         let parts: [JSONObjectStream.Part]
         do throws(JSONObjectStream.Malformed) { parts = try scanner.feed(bytes) } catch {
-            throw W8FormatsError.backupInvalid(
-                error.notAnObject
-                    ? "it is not a JSON object"
-                    : error.valueTooLong
-                        ? "a value in it is longer than \(scanner.maxValueBytes) bytes, more than any entry w8 writes"
-                        : "it is not valid JSON")
+            throw W8FormatsError.backupInvalid(error.reason(maxValueBytes: scanner.maxValueBytes, writer: "w8"))
         }
         var rows: [ImportRow] = []
         for part in parts {

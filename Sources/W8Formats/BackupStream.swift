@@ -54,7 +54,13 @@ public struct BackupStream {
         var rows: [ImportRow] = []
         for part in parts {
             switch part {
-            case .member(let key, let value): members.append((key, value))
+            case .member(let key, let value):
+                // The app's export, its keys sorted, starts with the one key no backup has.
+                if key == Array("appVersion".utf8) {
+                    throw W8FormatsError.backupInvalid(
+                        "it is the iPhone W8Trackr app's export; give --format w8trackr-ios, or no --format")
+                }
+                members.append((key, value))
             case .arrayStart:
                 sawEntries = true
                 _ = try backup(complete: false)

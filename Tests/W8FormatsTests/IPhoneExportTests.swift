@@ -147,6 +147,15 @@ import W8TestSupport
         #expect(throws: W8FormatsError.iPhoneExportInvalid(reason)) { try Self.json(text) }
     }
 
+    // Read as a backup (--format w8-json), the export is refused with what it is and the format that reads it.
+    @Test func readAsABackupTheExportSaysWhatItIs() throws {
+        var stream = BackupStream(options: Self.options())
+        let reason = "it is the iPhone W8Trackr app's export; give --format w8trackr-ios, or no --format"
+        #expect(throws: W8FormatsError.backupInvalid(reason)) {
+            _ = try stream.feed(Array(try Self.text("w8trackr-ios.json").utf8))
+        }
+    }
+
     // Auto-detection tells the two JSON files apart by their first key, once it has arrived.
     static let jsonStarts: [(String, ImportFormat?)] = [
         ("{\n  \"appVersion\" : \"1.3\",", .w8trackrIOS), ("\u{FEFF} {\"appVersion\"", .w8trackrIOS),

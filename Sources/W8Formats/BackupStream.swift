@@ -49,17 +49,18 @@ public struct BackupStream {
     public mutating func feed(_ bytes: [UInt8]) throws -> [ImportRow] {
         let parts: [JSONObjectStream.Part]
         do throws(JSONObjectStream.Malformed) { parts = try scanner.feed(bytes) } catch {
-            throw W8FormatsError.backupInvalid(
-                error.notAnObject
-                    ? "it is not a JSON object"
-                    : error.valueTooLong
-                        ? "a value in it is longer than \(scanner.maxValueBytes) bytes, more than any entry w8 writes"
-                        : "it is not valid JSON")
+            throw W8FormatsError.backupInvalid(error.reason(maxValueBytes: scanner.maxValueBytes, writer: "w8"))
         }
         var rows: [ImportRow] = []
         for part in parts {
             switch part {
-            case .member(let key, let value): members.append((key, value))
+            case .member(let key, let value):
+                // The app's export, its keys sorted, starts with the one key no backup has.
+                if key == Array("appVersion".utf8) {
+                    throw W8FormatsError.backupInvalid(
+                        "it is the iPhone W8Trackr app's export; give --format w8trackr-ios, or no --format")
+                }
+                members.append((key, value))
             case .arrayStart:
                 sawEntries = true
                 _ = try backup(complete: false)

@@ -14,8 +14,10 @@ public struct DelimitedImport: Sendable {
     private var reader: CSVReader?
     private var layout: ImportLayout?
     private var placeholders: MidnightPlaceholders?
+    /// The options rows are read with: the iPhone app's dates, which name no zone, are UTC.
+    private var rowOptions: ImportOptions
     /// The maximum held back while looking for the header: comment lines before it are short.
-    static let headerSearchLimit = 64 * 1024
+    public static let headerSearchLimit = 64 * 1024
 
     /// `format` nil means auto-detection; `.w8JSON` is not delimited and is refused.
     public init(format: ImportFormat?, options: ImportOptions) {
@@ -23,6 +25,7 @@ public struct DelimitedImport: Sendable {
         self.format = format
         self.detecting = format == nil
         self.options = options
+        rowOptions = options
     }
 
     /// The format and its version or view, such as `TrendWeight export (computed view)`, once the header is read.
@@ -61,6 +64,7 @@ public struct DelimitedImport: Sendable {
         let layout = try ImportLayout(format: chosen, prefix: prefix, options: options)
         self.layout = layout
         if chosen == .libra { placeholders = MidnightPlaceholders(calendar: options.calendar) }
+        if chosen == .w8trackrIOS { rowOptions = options.readingUTC }
         reader = CSVReader(separator: layout.separator, comment: chosen == .libra ? UInt8(ascii: "#") : nil)
         let bytes = held
         held = []
@@ -72,7 +76,7 @@ public struct DelimitedImport: Sendable {
         var rows: [ImportRow] = []
         rows.reserveCapacity(records.count)
         for record in records where record.line != layout.headerLine {
-            let row = layout.row(record, options: options)
+            let row = layout.row(record, options: rowOptions)
             if placeholders != nil {
                 rows += placeholders!.take(row)
             } else {

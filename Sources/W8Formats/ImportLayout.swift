@@ -34,6 +34,8 @@ struct ImportLayout: Sendable {
     static let libra6Columns = Array(libraColumns.dropLast()) + ["muscle mass", "muscle mass trend", "log"]
     static let trendweightRawColumns: Set<String> = ["date", "time", "weight", "body fat %"]
     static let trendweightComputedColumns: Set<String> = ["actual weight", "weight is interpolated"]
+    /// The iPhone app's CSV header (`DataExporter.generateCSV`), lower-cased.
+    static let iPhoneColumns = ["date", "weight", "unit", "note", "bodyfat"]
 
     /// The format a file's first lines show, or an error quoting the line that fits none.
     static func detect(_ prefix: HeaderPrefix, options: ImportOptions) throws -> ImportFormat {
@@ -46,6 +48,7 @@ struct ImportLayout: Sendable {
         let raw = fields(prefix.first, separator: separator(prefix.first))
         let header = raw.map { $0.lowercased() }
         if header.starts(with: ["id", "date", "weight", "unit"]) { return .w8CSV }
+        if header == iPhoneColumns { return .w8trackrIOS }
         if trendweightComputedColumns.isSubset(of: header) || trendweightRawColumns.isSubset(of: header) {
             return .trendweight
         }
@@ -124,7 +127,7 @@ struct ImportLayout: Sendable {
             }
         }
         columnCount = header.count
-        zeroFatIsMissing = format != .w8CSV && format != .generic
+        zeroFatIsMissing = ![.w8CSV, .generic, .w8trackrIOS].contains(format)
         (date, weight) = (0, 1)
         func column(_ names: String...) throws -> Int {
             guard let index = header.firstIndex(where: names.contains) else {
@@ -137,6 +140,11 @@ struct ImportLayout: Sendable {
         case .w8CSV:
             (date, weight, unit) = (try column("date"), try column("weight"), try column("unit"))
             (note, bodyFat) = (optional("note"), optional("body_fat_percent"))
+        case .w8trackrIOS:
+            // Each row names its unit (`lb`, `kg`, or `lbs` once edited in the app); dates are UTC without a zone.
+            name = "W8Trackr iPhone app CSV"
+            (date, weight, unit) = (try column("date"), try column("weight"), try column("unit"))
+            (note, bodyFat) = (optional("note"), optional("bodyfat"))
         case .openscale:
             if let dateTime = optional("datetime") {
                 // 2.x: weights are kept and written in kg, whatever the unit shown.
@@ -202,7 +210,7 @@ struct ImportLayout: Sendable {
     /// Where the unit of weights without one comes from: `--unit`, else what the file says, else the app's
     /// own, else the preferred unit.
     func unitSource(_ options: ImportOptions) -> ImportUnitSource {
-        if format == .w8CSV { return .rows }
+        if format.rowsNameUnits { return .rows }
         if let unit = options.unit { return .option(unit) }
         if let declaredUnit { return .file(declaredUnit) }
         if let appUnit { return appUnit.always ? .app(appUnit.unit) : .appDefault(appUnit.unit) }
@@ -264,7 +272,7 @@ struct ImportLayout: Sendable {
         var when = dateText
         if let time, let timeText = field(time), !dateText.contains(":") { when += " " + timeText }
         let weight: Weight
-        if let unit, format == .w8CSV {
+        if let unit, format.rowsNameUnits {
             guard let unitText = field(unit) else { throw W8FormatsError.importFieldMissing("unit") }
             weight = try WeightInput.weight(weightText, unit: try WeightInput.unit(unitText), defaultUnit: .lb)
         } else {
@@ -283,7 +291,8 @@ struct ImportLayout: Sendable {
         return WeightEntry(
             weight: weight,
             date: try ImportDates.parse(
-                when, pattern: format == .w8CSV ? nil : options.datePattern, options: options),
+                when, pattern: [.w8CSV, .w8trackrIOS].contains(format) ? nil : options.datePattern,
+                options: options),
             note: try WeightInput.note(field(note)), bodyFatPercent: fat)
     }
 }

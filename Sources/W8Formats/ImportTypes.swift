@@ -9,6 +9,8 @@ public enum ImportFormat: String, Sendable, CaseIterable {
     case libra
     case trendweight
     case generic
+    /// The iPhone W8Trackr app's export: its CSV or its JSON.
+    case w8trackrIOS = "w8trackr-ios"
 
     /// What the format is, for the message that says which one was read.
     public var displayName: String {
@@ -19,8 +21,12 @@ public enum ImportFormat: String, Sendable, CaseIterable {
         case .libra: "Libra export"
         case .trendweight: "TrendWeight export"
         case .generic: "date,weight CSV"
+        case .w8trackrIOS: "W8Trackr iPhone app export"
         }
     }
+
+    /// Whether each row names its weight's unit, so that `--unit` has nothing to say.
+    public var rowsNameUnits: Bool { [.w8CSV, .w8JSON, .w8trackrIOS].contains(self) }
 }
 
 /// What an import needs from outside: the units, the date form, the moment and the person's calendar.
@@ -73,7 +79,7 @@ public enum ImportSkip: Sendable, Equatable, Hashable {
 
 /// Where the unit of weights written without one comes from, so that the summary can say which was assumed.
 public enum ImportUnitSource: Sendable, Equatable {
-    /// Each row names its unit (the W8Trackr CSV).
+    /// Each row names its unit (the W8Trackr CSV and backup, the iPhone app's export).
     case rows
     /// `--unit`.
     case option(WeightUnit)
@@ -100,5 +106,14 @@ public enum ImportUnitSource: Sendable, Equatable {
         case .appDefault, .preferred: true
         case .rows, .option, .file, .app: false
         }
+    }
+}
+
+extension ImportOptions {
+    /// The same options with dates that name no zone read as UTC: the iPhone app writes its dates so.
+    var readingUTC: ImportOptions {
+        var options = self
+        options.calendar.timeZone = TimeZone(secondsFromGMT: 0)!
+        return options
     }
 }

@@ -24,6 +24,15 @@ public struct JSONObjectStream: Sendable {
             self.notAnObject = notAnObject
             self.valueTooLong = valueTooLong
         }
+
+        /// Why, in words, for a file whose longest value `writer` never makes longer than `maxValueBytes`.
+        public func reason(maxValueBytes: Int, writer: String) -> String {
+            notAnObject
+                ? "it is not a JSON object"
+                : valueTooLong
+                    ? "a value in it is longer than \(maxValueBytes) bytes, more than any entry \(writer) writes"
+                    : "it is not valid JSON"
+        }
     }
 
     /// No member or entry w8 writes comes near it; bytes from elsewhere are not held without end.

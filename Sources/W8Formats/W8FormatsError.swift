@@ -15,6 +15,7 @@ public enum W8FormatsError: Error, LocalizedError, Equatable, Sendable {
     case importFieldCount(found: Int, expected: Int, separator: Character)
     case importFlagInvalid(column: String, value: String)
     case backupInvalid(String)
+    case iPhoneExportInvalid(String)
     case fieldTooLong(column: String, start: String, characters: Int)
     case csvQuoteNotClosed(line: Int)
 
@@ -30,7 +31,7 @@ public enum W8FormatsError: Error, LocalizedError, Equatable, Sendable {
             "date '\(text)' does not match --date-format \(pattern)"
         case .importFormatUnknown(let line):
             "cannot tell the format from the first line '\(line.prefix(80))'; give --format (w8-csv, w8-json, "
-                + "openscale, libra, trendweight or generic)"
+                + "w8trackr-ios, openscale, libra, trendweight or generic)"
         case .importNoHeader:
             "no header or data line in the first 64 KiB"
         case .importColumnMissing(let column, let format):
@@ -46,6 +47,8 @@ public enum W8FormatsError: Error, LocalizedError, Equatable, Sendable {
             "\(column) is '\(value)'; TrendWeight writes Yes or No"
         case .backupInvalid(let reason):
             "not a W8Trackr backup that can be restored: \(reason)"
+        case .iPhoneExportInvalid(let reason):
+            "not a W8Trackr iPhone app export that can be read: \(reason)"
         case .fieldTooLong(let column, let start, let characters):
             // Quoted as `withQuotedValuesCapped` cuts a value: the field itself was never held.
             "\(column) '\(start)…' (\(characters) characters) is longer than any value w8 reads"

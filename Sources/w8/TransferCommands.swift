@@ -47,7 +47,7 @@ extension W8 {
         @Argument(help: "The file to read, or - for standard input.")
         var file: String
 
-        @Option(help: "auto, w8-csv, w8-json, openscale, libra, trendweight or generic.")
+        @Option(help: "auto, w8-csv, w8-json, w8trackr-ios, openscale, libra, trendweight or generic.")
         var format: ImportFormatChoice = .auto
 
         @Option(
@@ -71,7 +71,7 @@ extension W8 {
         @OptionGroup var output: OutputOptions
 
         func validate() throws {
-            if let unit, format == .w8CSV || format == .w8JSON {
+            if let unit, format.format?.rowsNameUnits == true {
                 throw ValidationError(
                     "--unit \(unit.rawValue) does not apply to \(format.rawValue): its rows carry their unit")
             }

@@ -139,6 +139,12 @@ struct AppExport: Sendable, CustomTestStringConvertible {
                 entry(12, "2014-01-18T07:02:19Z", 83.5, .kg), .skipped(line: 13, .placeholder(of: 14)),
                 entry(14, "2014-07-02T05:55:00Z", 82.5, .kg),
             ], change: ("07:02:19.000Z;83.5", "07:02:19.000Z;83.4")),
+        AppExport(
+            fixture: "w8trackr-ios.csv", format: .w8trackrIOS, name: "W8Trackr iPhone app CSV", units: .rows,
+            rows: IPhoneExportTests.english, change: ("181.6,lbs", "181.7,lbs")),
+        AppExport(
+            fixture: "w8trackr-ios-de.csv", preferred: .kg, format: .w8trackrIOS, name: "W8Trackr iPhone app CSV",
+            units: .rows, rows: IPhoneExportTests.german, change: ("79,3,kg", "79,4,kg")),
     ]
 
     // Given an app's export, when it is read with its format detected, then every row is the expected entry or

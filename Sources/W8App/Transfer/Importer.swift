@@ -8,6 +8,7 @@ public enum ImportFormatChoice: String, CaseIterable, Sendable {
     case auto
     case w8CSV = "w8-csv"
     case w8JSON = "w8-json"
+    case w8trackrIOS = "w8trackr-ios"
     case openscale, libra, trendweight, generic
 
     public var format: ImportFormat? { ImportFormat(rawValue: rawValue) }
@@ -34,7 +35,8 @@ public struct Importer {
 
     /// `w8 import --help`: the formats and the rules.
     public static let help = """
-        Formats: w8-csv and w8-json (w8 export), openscale (2.x "dateTime",…,"weight" in kg; 3.x \
+        Formats: w8-csv and w8-json (w8 export), w8trackr-ios (the iPhone app's CSV date,weight,unit,note,bodyFat \
+        or its JSON {"appVersion", "entries", …}; dates in UTC, each row in its own unit), openscale (2.x "dateTime",…,"weight" in kg; 3.x \
         DATE,TIME and a column per measurement, in the units set in the app), libra (#Units, semicolons, \
         version 5 or 6), trendweight (the computed view: interpolated days are skipped; or the raw view \
         Date,Time,Weight,Body Fat %), generic (date and weight columns, with or without a header). auto \
@@ -55,6 +57,27 @@ public struct Importer {
         self.config = config
     }
 
+    /// The JSON format to read `input` as, or nil for a delimited file. Auto-detection reads on, into `first`,
+    /// until the first key shows which app wrote the JSON.
+    static func jsonFormat(_ choice: ImportFormatChoice, first: inout [UInt8], input: InputFile) throws
+        -> ImportFormat?
+    {
+        switch choice {
+        case .w8JSON: return .w8JSON
+        case .w8trackrIOS: return ImportReport.looksLikeJSON(first) ? .w8trackrIOS : nil
+        case .auto:
+            guard ImportReport.looksLikeJSON(first) else { return nil }
+            while true {
+                if let found = ImportFormat.jsonFormat(first) { return found }
+                let more = try input.read()
+                // Blanks without end: the backup's reader names what is wrong.
+                if more.isEmpty || first.count > DelimitedImport.headerSearchLimit { return .w8JSON }
+                first += more
+            }
+        default: return nil
+        }
+    }
+
     /// Imports `input`. Each bad row is told to `problem` as one line (`FILE:LINE: reason`); unless `skipInvalid`,
     /// one bad row writes nothing and throws.
     public func run(
@@ -63,27 +86,34 @@ public struct Importer {
     ) throws -> ImportSummary {
         let settings = tracker.context.settings
         var report = ImportReport(file: input.name, skipInvalid: skipInvalid, problem: problem)
-        let first = try input.read()
-        let json = format == .w8JSON || (format == .auto && ImportReport.looksLikeJSON(first))
+        var first = try input.read()
+        let json = try Self.jsonFormat(format, first: &first, input: input)
         var backup: Backup?
         let (result, outcome) = try tracker.importEntries(dryRun: dryRun) { importer in
             var chunk = first
-            if json {
-                (report.format, report.formatName, report.units) = (.w8JSON, ImportFormat.w8JSON.displayName, .rows)
-                var stream = BackupStream(options: options)
+            /// Hands every chunk, from the first on, to `feed`, and takes the rows it completes.
+            func readAll(label: String? = nil, _ feed: ([UInt8]) throws -> [ImportRow]) throws {
                 while !chunk.isEmpty {
-                    for row in try stream.feed(chunk) { try report.take(row, into: &importer, label: "entry") }
+                    for row in try feed(chunk) { try report.take(row, into: &importer, label: label) }
                     chunk = try input.read()
                 }
+            }
+            switch json {
+            case .w8JSON?:
+                (report.format, report.formatName, report.units) = (.w8JSON, ImportFormat.w8JSON.displayName, .rows)
+                var stream = BackupStream(options: options)
+                try readAll(label: "entry") { try stream.feed($0) }
                 let restoring = try stream.finish()
                 try importer.restore(restoring.journey)
                 backup = restoring
-            } else {
+            case .w8trackrIOS?:
+                var stream = IPhoneExportStream(options: options)
+                try readAll(label: "entry") { try stream.feed($0) }
+                try stream.finish()
+                (report.format, report.formatName, report.units) = (.w8trackrIOS, stream.formatName, .rows)
+            default:
                 var reader = DelimitedImport(format: format.format, options: options)
-                while !chunk.isEmpty {
-                    for row in try reader.feed(chunk) { try report.take(row, into: &importer) }
-                    chunk = try input.read()
-                }
+                try readAll { try reader.feed($0) }
                 for row in try reader.finish() { try report.take(row, into: &importer) }
                 report.format = reader.format
                 (report.formatName, report.units) = (reader.formatName, reader.unitSource)
@@ -111,6 +141,8 @@ public struct ImportReport {
     /// The format with its version or view, as the summary names it.
     public var formatName: String?
     public var units: ImportUnitSource?
+    /// How many entries were read in each unit, for formats whose rows name theirs.
+    public var entriesByUnit: [WeightUnit: Int] = [:]
     var invalid = 0
     /// Every row skipped, bad (with --skip-invalid) or no weigh-in, with its reason, in the order read.
     public var skipped: [(line: Int, reason: String)] = []
@@ -135,6 +167,7 @@ public struct ImportReport {
     mutating func take(_ row: ImportRow, into importer: inout EntryImporter, label: String? = nil) throws {
         switch row {
         case .entry(_, let entry):
+            entriesByUnit[entry.weight.unit, default: 0] += 1
             // After a bad row nothing will be written: the rest are only checked.
             if invalid == 0 || skipInvalid { try importer.add(entry) }
         case .skipped(let line, let skip):
@@ -162,12 +195,21 @@ public struct ImportReport {
     }
 
     /// What the summary says of the unit of weights written without one; nil when the rows carry theirs.
-    static func unitClause(_ source: ImportUnitSource?, formatName: String) -> String? {
+    static func unitClause(
+        _ source: ImportUnitSource?, formatName: String, entriesByUnit: [WeightUnit: Int] = [:]
+    ) -> String? {
         func other(_ unit: WeightUnit) -> String {
             unit == .kg ? "give --unit lb if they are pounds" : "give --unit kg if they are kilograms"
         }
         switch source {
-        case .none, .rows: return nil
+        case .none: return nil
+        case .rows:
+            let units = WeightUnit.allCases.filter { entriesByUnit[$0, default: 0] > 0 }
+            if units.count > 1 {
+                let counts = units.map { "\($0.rawValue) (\(entriesByUnit[$0]!))" }
+                return "weights in \(counts.joined(separator: " and ")), as each row says"
+            }
+            return units.first.map { "weights in \($0.rawValue), as each row says" }
         case .option(let unit): return "weights read as \(unit.rawValue), as --unit says"
         case .file(let unit): return "weights in \(unit.rawValue), as the file says"
         case .app(let unit):
@@ -247,7 +289,9 @@ extension Presenter {
         var lines: [String] = []
         if let formatName = report.formatName {
             let how = summary.detected ? ", detected from its first lines" : ""
-            let units = ImportReport.unitClause(report.units, formatName: formatName).map { "; " + $0 } ?? ""
+            let units =
+                ImportReport.unitClause(report.units, formatName: formatName, entriesByUnit: report.entriesByUnit)
+                .map { "; " + $0 } ?? ""
             lines.append("Read \(report.file) as \(formatName)\(how)\(units).")
         } else {
             lines.append("Read \(report.file): it holds no rows.")

@@ -12,10 +12,11 @@ public struct Backup: Sendable {
     /// Checks a decoded backup: its format and version, then the rest exactly as written.
     init(_ file: BackupDocument, reader: BackupReader) throws {
         guard file.format == BackupDocument.formatName else {
-            throw W8FormatsError.backupInvalid("its \"format\" is not \"\(BackupDocument.formatName)\"")
+            throw W8FormatsError.documentInvalid(.backup, "its \"format\" is not \"\(BackupDocument.formatName)\"")
         }
         guard file.version <= BackupDocument.version else {
-            throw W8FormatsError.backupInvalid(
+            throw W8FormatsError.documentInvalid(
+                .backup,
                 "its version \(file.version) is newer than this w8 reads (\(BackupDocument.version))")
         }
         journey = JourneyBackup(
@@ -45,11 +46,12 @@ public struct BackupStream {
     }
 
     /// The entries completed by `bytes`, each checked as `w8 add` checks its input; `line` is the 1-based position
-    /// in `entries`. Throws `W8FormatsError.backupInvalid` when the backup cannot be restored.
+    /// in `entries`. Throws `W8FormatsError.documentInvalid` (`.backup`) when the backup cannot be restored.
     public mutating func feed(_ bytes: [UInt8]) throws -> [ImportRow] {
         let parts: [JSONObjectStream.Part]
         do throws(JSONObjectStream.Malformed) { parts = try scanner.feed(bytes) } catch {
-            throw W8FormatsError.backupInvalid(error.reason(maxValueBytes: scanner.maxValueBytes, writer: "w8"))
+            throw W8FormatsError.documentInvalid(
+                .backup, error.reason(maxValueBytes: scanner.maxValueBytes, writer: "w8"))
         }
         var rows: [ImportRow] = []
         for part in parts {
@@ -57,7 +59,8 @@ public struct BackupStream {
             case .member(let key, let value):
                 // The app's export, its keys sorted, starts with the one key no backup has.
                 if key == Array("appVersion".utf8) {
-                    throw W8FormatsError.backupInvalid(
+                    throw W8FormatsError.documentInvalid(
+                        .backup,
                         "it is the iPhone W8Trackr app's export; give --format w8trackr-ios, or no --format")
                 }
                 members.append((key, value))
@@ -84,7 +87,7 @@ public struct BackupStream {
     /// Everything but the entries, once the last byte was fed.
     public func finish() throws -> Backup {
         do throws(JSONObjectStream.Malformed) { try scanner.finish() } catch {
-            throw W8FormatsError.backupInvalid("it is not valid JSON")
+            throw W8FormatsError.documentInvalid(.backup, "it is not valid JSON")
         }
         return try backup(complete: true)!
     }
@@ -108,9 +111,9 @@ public struct BackupStream {
 
     private static func invalid(_ error: DecodingError, at prefix: String = "") -> W8FormatsError {
         if case .dataCorrupted(let context) = error, context.codingPath.isEmpty {
-            return .backupInvalid("it is not valid JSON")
+            return .documentInvalid(.backup, "it is not valid JSON")
         }
-        return .backupInvalid(BackupDocument.describe(error, at: prefix))
+        return .documentInvalid(.backup, BackupDocument.describe(error, at: prefix))
     }
 }
 
@@ -140,13 +143,14 @@ struct BackupReader {
                 setAt: try date(item.setAt, "setAt"),
                 journeyStartedAt: try date(item.journeyStartedAt, "journeyStartedAt"))
         } catch let error where error is W8CoreError || error is W8FormatsError {
-            throw W8FormatsError.backupInvalid("its goal: \(error.localizedDescription)")
+            throw W8FormatsError.documentInvalid(.backup, "its goal: \(error.localizedDescription)")
         }
     }
 
     func milestone(_ text: String) throws -> MilestoneType {
         guard let type = MilestoneType(rawValue: text) else {
-            throw W8FormatsError.backupInvalid("milestone '\(text)' is not one of 25, 50, 75, approaching, 100")
+            throw W8FormatsError.documentInvalid(
+                .backup, "milestone '\(text)' is not one of 25, 50, 75, approaching, 100")
         }
         return type
     }
@@ -159,7 +163,7 @@ struct BackupReader {
                 unit: try WeightInput.unit(item.unit), progressPercent: item.progressPercent,
                 notificationSent: item.notificationSent)
         } catch let error where error is W8CoreError || error is W8FormatsError {
-            throw W8FormatsError.backupInvalid("achievement \(index + 1): \(error.localizedDescription)")
+            throw W8FormatsError.documentInvalid(.backup, "achievement \(index + 1): \(error.localizedDescription)")
         }
     }
 
@@ -167,7 +171,8 @@ struct BackupReader {
     func intake(_ index: Int, _ item: BackupDocument.IntakeItem) throws -> IntakeEvent {
         do {
             guard let kind = IntakeKind(rawValue: item.kind) else {
-                throw W8FormatsError.backupInvalid("kind '\(item.kind)' is not water, beverage, meal or snack")
+                throw W8FormatsError.documentInvalid(
+                    .backup, "kind '\(item.kind)' is not water, beverage, meal or snack")
             }
             let volume = item.volumeML
             if kind.isDrink {
@@ -175,13 +180,13 @@ struct BackupReader {
                     throw W8CoreError.drinkInvalid(item.volumeML.map(String.init) ?? "null")
                 }
             } else if volume != nil {
-                throw W8FormatsError.backupInvalid("a \(kind.rawValue) has no volume")
+                throw W8FormatsError.documentInvalid(.backup, "a \(kind.rawValue) has no volume")
             }
             return IntakeEvent(
                 kind: kind, date: try date(item.date, "date"), volume: volume,
                 calories: try IntakeInput.calories(String(item.calories)), note: try WeightInput.note(item.note))
         } catch let error where error is W8CoreError || error is W8FormatsError {
-            throw W8FormatsError.backupInvalid("intake \(index + 1): \(error.localizedDescription)")
+            throw W8FormatsError.documentInvalid(.backup, "intake \(index + 1): \(error.localizedDescription)")
         }
     }
 
@@ -198,7 +203,7 @@ struct BackupReader {
             do {
                 try key.apply(value, to: &check)
             } catch let error where error is W8CoreError || error is W8FormatsError {
-                throw W8FormatsError.backupInvalid("its settings: \(error.localizedDescription)")
+                throw W8FormatsError.documentInvalid(.backup, "its settings: \(error.localizedDescription)")
             }
             values.append((key, value))
         }

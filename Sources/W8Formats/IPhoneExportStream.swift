@@ -39,12 +39,13 @@ public struct IPhoneExportStream {
         "W8Trackr iPhone app JSON" + (appVersion.map { " (app version \($0))" } ?? "")
     }
 
-    /// The entries completed by `bytes`. Throws `W8FormatsError.iPhoneExportInvalid` when the file is not the app's
+    /// The entries completed by `bytes`. Throws `W8FormatsError.documentInvalid` (`.iPhoneExport`) when the file is not the app's
     /// export.
     public mutating func feed(_ bytes: [UInt8]) throws -> [ImportRow] {
         let parts: [JSONObjectStream.Part]
         do throws(JSONObjectStream.Malformed) { parts = try scanner.feed(bytes) } catch {
-            throw W8FormatsError.iPhoneExportInvalid(
+            throw W8FormatsError.documentInvalid(
+                .iPhoneExport,
                 error.reason(maxValueBytes: scanner.maxValueBytes, writer: "the app"))
         }
         var rows: [ImportRow] = []
@@ -63,20 +64,24 @@ public struct IPhoneExportStream {
     /// Checks, once the last byte was fed, that the object was closed and held every entry it counts.
     public func finish() throws {
         do throws(JSONObjectStream.Malformed) { try scanner.finish() } catch {
-            throw W8FormatsError.iPhoneExportInvalid("it is not valid JSON")
+            throw W8FormatsError.documentInvalid(.iPhoneExport, "it is not valid JSON")
         }
-        guard sawEntries else { throw W8FormatsError.iPhoneExportInvalid("it has no \"entries\" array") }
-        guard appVersion != nil else { throw W8FormatsError.iPhoneExportInvalid("\"appVersion\" is missing") }
-        guard let entryCount else { throw W8FormatsError.iPhoneExportInvalid("\"entryCount\" is missing") }
+        guard sawEntries else { throw W8FormatsError.documentInvalid(.iPhoneExport, "it has no \"entries\" array") }
+        guard appVersion != nil else {
+            throw W8FormatsError.documentInvalid(.iPhoneExport, "\"appVersion\" is missing")
+        }
+        guard let entryCount else { throw W8FormatsError.documentInvalid(.iPhoneExport, "\"entryCount\" is missing") }
         guard entryCount == elements else {
-            throw W8FormatsError.iPhoneExportInvalid(
+            throw W8FormatsError.documentInvalid(
+                .iPhoneExport,
                 "\"entryCount\" is \(entryCount) but \"entries\" holds \(elements); the file is not whole")
         }
     }
 
     private mutating func member(_ key: String, _ value: [UInt8]) throws {
         guard Self.keys.contains(key), key != "entries" else {
-            throw W8FormatsError.iPhoneExportInvalid(
+            throw W8FormatsError.documentInvalid(
+                .iPhoneExport,
                 key == "entries"
                     ? "\"entries\" is not an array, or comes twice"
                     : "\"\(key)\" is not a key the app writes (\(Self.keys.joined(separator: ", ")))")
@@ -88,7 +93,7 @@ public struct IPhoneExportStream {
             default: _ = try decoder.decode(String.self, from: Data(value))  // exportDate, not needed
             }
         } catch is DecodingError {
-            throw W8FormatsError.iPhoneExportInvalid("\"\(key)\" has a value of the wrong type")
+            throw W8FormatsError.documentInvalid(.iPhoneExport, "\"\(key)\" has a value of the wrong type")
         }
     }
 

@@ -14,8 +14,7 @@ public enum W8FormatsError: Error, LocalizedError, Equatable, Sendable {
     case importUnitConflict(file: WeightUnit, option: WeightUnit)
     case importFieldCount(found: Int, expected: Int, separator: Character)
     case importFlagInvalid(column: String, value: String)
-    case backupInvalid(String)
-    case iPhoneExportInvalid(String)
+    case documentInvalid(JSONDocument, String)
     case fieldTooLong(column: String, start: String, characters: Int)
     case csvQuoteNotClosed(line: Int)
 
@@ -45,10 +44,8 @@ public enum W8FormatsError: Error, LocalizedError, Equatable, Sendable {
             "\(found) fields where the header has \(expected); quote values that hold a '\(separator)'"
         case .importFlagInvalid(let column, let value):
             "\(column) is '\(value)'; TrendWeight writes Yes or No"
-        case .backupInvalid(let reason):
-            "not a W8Trackr backup that can be restored: \(reason)"
-        case .iPhoneExportInvalid(let reason):
-            "not a W8Trackr iPhone app export that can be read: \(reason)"
+        case .documentInvalid(let document, let reason):
+            "not a \(document.name) that can be \(document == .backup ? "restored" : "read"): \(reason)"
         case .fieldTooLong(let column, let start, let characters):
             // Quoted as `withQuotedValuesCapped` cuts a value: the field itself was never held.
             "\(column) '\(start)…' (\(characters) characters) is longer than any value w8 reads"
@@ -59,6 +56,13 @@ public enum W8FormatsError: Error, LocalizedError, Equatable, Sendable {
             "the file says its weights are in \(file.rawValue) but --unit is \(option.rawValue)"
         }
     }
+}
+
+/// The JSON files w8 reads as a stream, named in the sentence that refuses one.
+public enum JSONDocument: Sendable, Equatable {
+    case backup, iPhoneExport
+
+    var name: String { self == .backup ? "W8Trackr backup" : "W8Trackr iPhone app export" }
 }
 
 extension W8FormatsError: ReportableError {

@@ -89,7 +89,7 @@ import W8TestSupport
     @Test func aWrongHeaderIsRefusedBeforeTheEntries() throws {
         var stream = BackupStream(options: Self.options)
         let head = "{\"format\": \"w8trackr-backup\", \"version\": 9, \"entries\": ["
-        #expect(throws: W8FormatsError.backupInvalid("its version 9 is newer than this w8 reads (2)")) {
+        #expect(throws: W8FormatsError.documentInvalid(.backup, "its version 9 is newer than this w8 reads (2)")) {
             try stream.feed(Array(head.utf8))
         }
     }

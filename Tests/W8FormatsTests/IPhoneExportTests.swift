@@ -144,14 +144,14 @@ import W8TestSupport
         ("[]", "it is not a JSON object"),
     ])
     func aFileThatIsNotTheExportIsRefused(text: String, reason: String) {
-        #expect(throws: W8FormatsError.iPhoneExportInvalid(reason)) { try Self.json(text) }
+        #expect(throws: W8FormatsError.documentInvalid(.iPhoneExport, reason)) { try Self.json(text) }
     }
 
     // Read as a backup (--format w8-json), the export is refused with what it is and the format that reads it.
     @Test func readAsABackupTheExportSaysWhatItIs() throws {
         var stream = BackupStream(options: Self.options())
         let reason = "it is the iPhone W8Trackr app's export; give --format w8trackr-ios, or no --format"
-        #expect(throws: W8FormatsError.backupInvalid(reason)) {
+        #expect(throws: W8FormatsError.documentInvalid(.backup, reason)) {
             _ = try stream.feed(Array(try Self.text("w8trackr-ios.json").utf8))
         }
     }

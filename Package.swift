@@ -19,9 +19,9 @@ let package = Package(
         // Pure domain: entries, units, goals, progress, milestones, intake, settings, the chart's picture.
         // Foundation only, no I/O: time, calendar, time zone and environment are passed in.
         .target(name: "W8Core"),
-        // Other apps' and our own file formats, read as their bytes arrive: the import layouts (W8Trackr CSV,
-        // openScale, Libra, TrendWeight, date,weight), the CSV reader and writer, the JSON backup and its stream,
-        // and the TOML config document. Foundation and W8Core only.
+        // Other apps' and our own file formats, read as their bytes arrive: the import layouts (W8Trackr CSV, the
+        // iPhone app's CSV and JSON, openScale, Libra, TrendWeight, date,weight), the CSV reader and writer, the JSON
+        // backup and its stream, and the TOML config document. Foundation and W8Core only.
         .target(name: "W8Formats", dependencies: ["W8Core"]),
         // SQLite through GRDB. The only module that imports GRDB. It stores and applies no rule: a workflow runs its
         // change, the milestone rules included, in one `StoreTransaction`.

@@ -8,15 +8,13 @@ import W8TestSupport
 /// integrity stamp that the last checked w8 left beside the database still describes its files and is less than a
 /// day old; anything else checks first, and a damaged file is refused.
 @Suite struct IntegrityStampTests {
-    /// Overwrites a few pages in the middle of the entry table, as `CLICorruptDatabaseTests` does; with `keepTimes`,
+    /// Overwrites a page in the middle of the entry table, as `CLICorruptDatabaseTests` does; with `keepTimes`,
     /// puts the file's modification time back, so that its size, inode and times are what w8 left.
     func damage(_ w8: W8Sandbox, keepTimes: Bool) throws {
         var before = stat()
         #expect(lstat(w8.databasePath, &before) == 0)
         let handle = try FileHandle(forUpdating: URL(fileURLWithPath: w8.databasePath))
-        var random = SeededRandom(seed: 17)
-        try handle.seek(toOffset: 4096 * 20 + 50)
-        handle.write(Data((0..<3000).map { _ in UInt8.random(in: 0...255, using: &random) }))
+        try overwriteMiddlePage(handle)
         try handle.close()
         if keepTimes {
             let times = [before.st_atim, before.st_mtim]

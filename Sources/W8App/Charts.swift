@@ -27,9 +27,10 @@ public struct ChartDrawer: Sendable {
 
 /// The weight charts: `w8 chart`, and the summary's sparkline.
 public struct WeightCharts: Sendable {
-    public let database: AppDatabase
-    public let calendar: Calendar
-    public let drawer: ChartDrawer
+    // What it draws from and with: nothing outside reads them.
+    let database: AppDatabase
+    let calendar: Calendar
+    let drawer: ChartDrawer
 
     public init(database: AppDatabase, calendar: Calendar, drawer: ChartDrawer) {
         self.database = database

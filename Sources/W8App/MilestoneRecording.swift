@@ -28,6 +28,12 @@ public struct ImportResult: Sendable {
     public var achievementsRestored: Int
     /// Intake events a backup added (those already there are not added again).
     public var intakeRestored: Int
+    /// Days of steps imported (new or changed) and already there with the same total.
+    public var activityAdded = 0
+    public var activityPresent = 0
+    /// Drinks and calories imported from another app's log, and those already there.
+    public var intakeAdded = 0
+    public var intakePresent = 0
     /// Whether an added entry is dated today: logging today closes the weigh-in reminder.
     public var addedToday: Bool
     /// The one milestone evaluation at the end.

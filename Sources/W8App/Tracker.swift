@@ -95,10 +95,13 @@ public struct Tracker: Sendable {
                     now: context.now, today: context.calendar.startOfDay(for: context.now))
                 try produce(&importer)
                 let change = try transaction.recordMilestones(context: context, rearm: true, entry: nil, history: true)
-                return ImportResult(
+                var result = ImportResult(
                     added: importer.added, present: importer.present,
                     achievementsRestored: importer.achievementsRestored,
                     intakeRestored: importer.intakeRestored, addedToday: importer.addedToday, change: change)
+                (result.activityAdded, result.activityPresent) = (importer.activityAdded, importer.activityPresent)
+                (result.intakeAdded, result.intakePresent) = (importer.intakeAdded, importer.intakePresent)
+                return result
             }, claimed: { $0.change })
         guard !dryRun else { return (result, TrackerOutcome(change: result.change, notified: nil, warning: nil)) }
         var outcome = deliver(result.change)

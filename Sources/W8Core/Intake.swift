@@ -7,6 +7,9 @@ public enum IntakeKind: String, Sendable, CaseIterable, Codable {
     case beverage
     case meal
     case snack
+    /// Calories eaten that are no meal or snack of their own: an app's log of energy (Apple Health's
+    /// `DietaryEnergyConsumed`). They count in the day's calories only.
+    case calories
 
     /// Whether the event has a volume.
     public var isDrink: Bool { self == .water || self == .beverage }
@@ -96,6 +99,7 @@ public struct IntakeDay: Sendable, Equatable {
             case .beverage: beverage += event.volume ?? 0
             case .meal: meals += 1
             case .snack: snacks += 1
+            case .calories: break
             }
             calories += event.calories
         }

@@ -59,6 +59,11 @@ public enum ImportRow: Sendable, Equatable {
     case invalid(line: Int, reason: String)
     /// A well-formed row that is not a weigh-in of its own: counted as skipped, never written.
     case skipped(line: Int, ImportSkip)
+    /// A day's steps and distance from one source (`ActivityDay.source` names the app), every stretch of time
+    /// counted once: the reader de-duplicates overlapping samples before it hands the day on.
+    case activity(ActivityDay)
+    /// A drink, or calories eaten (`IntakeKind.calories`), from another app's log; `line` is the row or record.
+    case intake(line: Int, IntakeEvent)
 }
 
 /// Why a well-formed row is not imported.

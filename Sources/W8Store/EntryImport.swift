@@ -15,6 +15,12 @@ public struct EntryImporter {
     public private(set) var addedToday = false
     public private(set) var achievementsRestored = 0
     public private(set) var intakeRestored = 0
+    /// Days of the activity log whose total from the import's source is new or changed, and those already there.
+    public private(set) var activityAdded = 0
+    public private(set) var activityPresent = 0
+    /// Drinks and calories of another app's log, added and already there.
+    public private(set) var intakeAdded = 0
+    public private(set) var intakePresent = 0
 
     /// Two dates this close are the same moment: stored dates keep milliseconds, and a round trip through text
     /// may move one by a rounding.
@@ -83,25 +89,47 @@ public struct EntryImporter {
             try record.insert(db)
             achievementsRestored += 1
         }
-        for event in backup.intake {
-            // The same kind, moment, volume and calories is the same event.
-            let exists =
-                try Bool.fetchOne(
-                    db,
-                    sql: """
-                        SELECT EXISTS (SELECT 1 FROM intake_event WHERE kind = ? AND date BETWEEN ? AND ?
-                          AND volume_ml IS ? AND calories = ?)
-                        """,
-                    arguments: [
-                        event.kind, event.date.addingTimeInterval(-Self.sameMoment),
-                        event.date.addingTimeInterval(Self.sameMoment), event.volume, event.calories,
-                    ]) ?? false
-            if exists { continue }
-            var record = IntakeRecord(event, createdAt: now)
-            record.id = nil
-            try record.insert(db)
-            intakeRestored += 1
+        for event in backup.intake where try insertUnlessPresent(event) { intakeRestored += 1 }
+    }
+
+    /// Adds `event` unless the log has the same kind, moment, volume and calories; true when it was added.
+    mutating func insertUnlessPresent(_ event: IntakeEvent) throws -> Bool {
+        let exists =
+            try Bool.fetchOne(
+                db,
+                sql: """
+                    SELECT EXISTS (SELECT 1 FROM intake_event WHERE kind = ? AND date BETWEEN ? AND ?
+                      AND volume_ml IS ? AND calories = ?)
+                    """,
+                arguments: [
+                    event.kind, event.date.addingTimeInterval(-Self.sameMoment),
+                    event.date.addingTimeInterval(Self.sameMoment), event.volume, event.calories,
+                ]) ?? false
+        if exists { return false }
+        var record = IntakeRecord(event, createdAt: now)
+        record.id = nil
+        try record.insert(db)
+        return true
+    }
+
+    /// Adds a drink or the calories of another app's log, unless the same event is already there.
+    public mutating func add(intake event: IntakeEvent) throws {
+        if try insertUnlessPresent(event) { intakeAdded += 1 } else { intakePresent += 1 }
+    }
+
+    /// Saves a day's total from an import's source: it replaces that source's earlier total for the day (a
+    /// re-import of the same file changes nothing and is counted as present). Other sources' rows, the manual
+    /// one too, stay.
+    public mutating func add(activity day: ActivityDay) throws {
+        let earlier = try ActivityRecord.fetchOne(
+            db, sql: "SELECT * FROM activity_day WHERE day = ? AND source = ?",
+            arguments: [day.day.description, day.source.rawValue])?.activity
+        if let earlier, earlier.steps == day.steps, earlier.distance == day.distance {
+            activityPresent += 1
+            return
         }
+        try ActivityRecord(day, updatedAt: now).save(db)
+        activityAdded += 1
     }
 }
 

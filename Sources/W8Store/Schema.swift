@@ -82,6 +82,30 @@ extension AppDatabase {
                 t.primaryKey(["day", "source"])
             }
         }
+        migrator.registerMigration("v5") { db in
+            // Calories eaten that are no meal or snack (an app's energy log, imported): a kind of their own. SQLite
+            // cannot change a CHECK in place, so the table is built anew, its rows and its next id kept.
+            let next = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'intake_event'")
+            try db.create(table: "intake_event_v5") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("kind", .text).notNull().check {
+                    ["water", "beverage", "meal", "snack", "calories"].contains($0)
+                }
+                t.column("date", .datetime).notNull()
+                t.column("volume_ml", .integer).check { $0 == nil || ($0 > 0 && $0 <= 5000) }
+                t.column("calories", .integer).notNull().defaults(to: 0).check { $0 >= 0 && $0 <= 10000 }
+                t.column("note", .text)
+                t.column("created_at", .datetime).notNull()
+            }
+            try db.execute(sql: "INSERT INTO intake_event_v5 SELECT * FROM intake_event")
+            try db.drop(table: "intake_event")
+            try db.rename(table: "intake_event_v5", to: "intake_event")
+            if let next {
+                try db.execute(
+                    sql: "UPDATE sqlite_sequence SET seq = max(seq, ?) WHERE name = 'intake_event'", arguments: [next])
+            }
+            try db.create(index: "intake_event_on_date", on: "intake_event", columns: ["date", "id"])
+        }
         return migrator
     }
 }

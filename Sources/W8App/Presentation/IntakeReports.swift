@@ -83,6 +83,7 @@ extension Presenter {
         case .beverage: what = "\(unit.format(millilitres: event.volume ?? 0)) other drink"
         case .meal: what = "a meal"
         case .snack: what = "a snack"
+        case .calories: what = "food"
         }
         return event.calories > 0 ? "\(what), \(event.calories) kcal" : what
     }
@@ -109,6 +110,10 @@ extension Presenter {
             total =
                 day.goals.snackGoal > 0
                 ? "Snacks today: \(day.snacks) of \(day.goals.snackGoal)" : "Snacks today: \(day.snacks)"
+        case .calories:
+            total =
+                day.goals.calorieGoal > 0
+                ? "Calories today: \(day.calories) of \(day.goals.calorieGoal)" : "Calories today: \(day.calories)"
         }
         let when =
             dayText(outcome.event.date) == dayText(day.day.start) && verb == "Logged"

@@ -143,6 +143,9 @@ public struct ImportReport {
     public var units: ImportUnitSource?
     /// How many entries were read in each unit, for formats whose rows name theirs.
     public var entriesByUnit: [WeightUnit: Int] = [:]
+    /// Days of steps read, by source, and drinks and calories read, by kind.
+    public var activityByDays: [ActivitySource: Int] = [:]
+    public var intakeByKind: [IntakeKind: Int] = [:]
     var invalid = 0
     /// Every row skipped, bad (with --skip-invalid) or no weigh-in, with its reason, in the order read.
     public var skipped: [(line: Int, reason: String)] = []
@@ -173,6 +176,12 @@ public struct ImportReport {
         case .skipped(let line, let skip):
             notWeighIns.append((line, skip))
             skipped.append((line, skip.reason))
+        case .activity(let day):
+            activityByDays[day.source, default: 0] += 1
+            if invalid == 0 || skipInvalid { try importer.add(activity: day) }
+        case .intake(_, let event):
+            intakeByKind[event.kind, default: 0] += 1
+            if invalid == 0 || skipInvalid { try importer.add(intake: event) }
         case .invalid(let line, let reason):
             invalid += 1
             let place = label.map { "\(file): \($0) \(line)" } ?? "\(file):\(line)"

@@ -8,8 +8,8 @@ import W8Core
 public struct BackupDocument: Codable {
     /// The value of `format` that marks a W8Trackr backup.
     public static let formatName = "w8trackr-backup"
-    /// 2 added `intake`; version 1 files are still read.
-    public static let version = 2
+    /// 2 added `intake`, 3 `activity` (and the intake kind `calories`); versions 1 and 2 are still read.
+    public static let version = 3
 
     public struct Entry: Codable {
         var id: Int64?
@@ -94,6 +94,17 @@ public struct BackupDocument: Codable {
         }
     }
 
+    /// A day's steps and distance from one source, of the activity log.
+    public struct ActivityItem: Codable {
+        var day, source: String
+        var steps, distanceM: Int
+
+        enum CodingKeys: String, CodingKey {
+            case day, source, steps
+            case distanceM = "distance_m"
+        }
+    }
+
     /// The settings, in the order of the settings table; a value is a boolean, a whole number or a string.
     public struct SettingsObject: Codable {
         var pairs: [(String, SettingValue)]
@@ -140,6 +151,7 @@ public struct BackupDocument: Codable {
     var milestonesAchieved: [String]?
     var achievements: [Achievement]?
     var intake: [IntakeItem]?
+    var activity: [ActivityItem]?
     var entries: [Entry]
 
     enum CodingKeys: String, CodingKey {
@@ -148,7 +160,7 @@ public struct BackupDocument: Codable {
         case exportedAt = "exported_at"
         case settings, goal
         case milestonesAchieved = "milestones_achieved"
-        case achievements, intake, entries
+        case achievements, intake, activity, entries
     }
 
     /// Everything but the entries, from the settings and the store's journey and intake log.
@@ -177,6 +189,9 @@ public struct BackupDocument: Codable {
             IntakeItem(
                 kind: $0.kind.rawValue, date: dates.timestamp($0.date), volumeML: $0.volume, calories: $0.calories,
                 note: $0.note)
+        }
+        activity = journey.activity.map {
+            ActivityItem(day: $0.day.description, source: $0.source.rawValue, steps: $0.steps, distanceM: $0.distance)
         }
         entries = []
     }

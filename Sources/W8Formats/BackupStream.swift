@@ -23,7 +23,8 @@ public struct Backup: Sendable {
             goal: try file.goal.map(reader.goal),
             milestonesAchieved: try (file.milestonesAchieved ?? []).map(reader.milestone),
             achievements: try (file.achievements ?? []).enumerated().map(reader.achievement),
-            intake: try (file.intake ?? []).enumerated().map(reader.intake))
+            intake: try (file.intake ?? []).enumerated().map(reader.intake),
+            activity: try (file.activity ?? []).enumerated().map(reader.activity))
         (settings, unknownSettings) = try reader.settings(file.settings?.pairs ?? [])
     }
 }
@@ -172,7 +173,7 @@ struct BackupReader {
         do {
             guard let kind = IntakeKind(rawValue: item.kind) else {
                 throw W8FormatsError.documentInvalid(
-                    .backup, "kind '\(item.kind)' is not water, beverage, meal or snack")
+                    .backup, "kind '\(item.kind)' is not water, beverage, meal, snack or calories")
             }
             let volume = item.volumeML
             if kind.isDrink {
@@ -187,6 +188,26 @@ struct BackupReader {
                 calories: try IntakeInput.calories(String(item.calories)), note: try WeightInput.note(item.note))
         } catch let error where error is W8CoreError || error is W8FormatsError {
             throw W8FormatsError.documentInvalid(.backup, "intake \(index + 1): \(error.localizedDescription)")
+        }
+    }
+
+    /// A day of the activity log, checked as `w8 steps` checks its input.
+    func activity(_ index: Int, _ item: BackupDocument.ActivityItem) throws -> ActivityDay {
+        do {
+            guard let day = CalendarDay(item.day) else {
+                throw W8FormatsError.documentInvalid(.backup, "day '\(item.day)' is not YYYY-MM-DD")
+            }
+            guard !item.source.isEmpty, item.source.count <= 64,
+                item.source.allSatisfy({ $0.isASCII && !$0.isWhitespace })
+            else { throw W8FormatsError.documentInvalid(.backup, "source '\(item.source)' is no source name") }
+            guard (0...100_000_000).contains(item.distanceM) else {
+                throw W8FormatsError.documentInvalid(.backup, "distance_m \(item.distanceM) is out of range")
+            }
+            return ActivityDay(
+                day: day, steps: try ActivityInput.steps(String(item.steps)), distance: item.distanceM,
+                source: ActivitySource(rawValue: item.source))
+        } catch let error where error is W8CoreError || error is W8FormatsError {
+            throw W8FormatsError.documentInvalid(.backup, "activity \(index + 1): \(error.localizedDescription)")
         }
     }
 

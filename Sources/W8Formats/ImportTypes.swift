@@ -66,6 +66,16 @@ public enum ImportRow: Sendable, Equatable {
     case intake(line: Int, IntakeEvent)
 }
 
+extension ImportRow {
+    /// The row's line or record; 0 for a day of steps, which the reader made of many.
+    public var line: Int {
+        switch self {
+        case .entry(let line, _), .invalid(let line, _), .skipped(let line, _), .intake(let line, _): line
+        case .activity: 0
+        }
+    }
+}
+
 /// Why a well-formed row is not imported.
 public enum ImportSkip: Sendable, Equatable, Hashable {
     /// A day of TrendWeight's computed view whose weight TrendWeight interpolated between two weigh-ins.

@@ -90,6 +90,7 @@ public struct EntryImporter {
             achievementsRestored += 1
         }
         for event in backup.intake where try insertUnlessPresent(event) { intakeRestored += 1 }
+        for day in backup.activity { try add(activity: day) }
     }
 
     /// Adds `event` unless the log has the same kind, moment, volume and calories; true when it was added.
@@ -198,6 +199,10 @@ extension AppDatabase {
             ? try readableRows(IntakeRecord.self, table: "intake_event", id: \.id).map(\.event)
                 .sorted { ($0.date, $0.id ?? 0) < ($1.date, $1.id ?? 0) }
             : try allIntake()
+        let activity = try part([]) { db in
+            try ActivityRecord.fetchAll(db, sql: "SELECT * FROM activity_day ORDER BY day, source").compactMap(
+                \.activity)
+        }
         return JourneyBackup(
             goal: try part(nil) { db in try GoalRecord.fetchOne(db)?.goal },
             milestonesAchieved: try part([]) { db in try MilestoneStateRecord.fetchAll(db).map(\.type).sorted() },
@@ -205,7 +210,7 @@ extension AppDatabase {
                 try AchievementRecord.order(AchievementRecord.Columns.dateAchieved, AchievementRecord.Columns.id)
                     .fetchAll(db).map(\.achievement)
             },
-            intake: intake)
+            intake: intake, activity: activity)
     }
 }
 

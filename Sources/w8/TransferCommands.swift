@@ -25,18 +25,28 @@ extension W8 {
         @Flag(help: "Write the intake log as CSV instead: id,date,kind,volume_ml,calories,note.")
         var intake = false
 
+        @Flag(help: "Write the activity log as CSV instead: date,source,steps,distance_m.")
+        var activity = false
+
         func validate() throws {
             if let output, output.isEmpty { throw ValidationError("--output '' is not a file name") }
-            if intake, format != .csv || withTrend {
-                throw ValidationError("--intake writes CSV and takes neither --format json nor --with-trend")
+            if intake, activity { throw ValidationError("--intake and --activity each write a CSV of their own") }
+            for (flag, given) in [("--intake", intake), ("--activity", activity)] where given {
+                if format != .csv || withTrend {
+                    throw ValidationError("\(flag) writes CSV and takes neither --format json nor --with-trend")
+                }
             }
         }
 
         func run() throws {
             let (runtime, settings) = try Runtime.loaded()
             let out = try output.map { try TextOutput.replacing($0) } ?? TextOutput.standardOutput()
-            try runtime.exporter(settings, version: W8.version, warn: warn).export(
-                intake ? nil : format, withTrend: withTrend, to: out)
+            let exporter = try runtime.exporter(settings, version: W8.version, warn: warn)
+            if activity {
+                try exporter.exportActivity(to: out)
+            } else {
+                try exporter.export(intake ? nil : format, withTrend: withTrend, to: out)
+            }
             if let output { note("wrote \(output)") }
         }
     }

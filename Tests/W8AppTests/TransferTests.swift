@@ -95,15 +95,26 @@ import W8TestSupport
         #expect(read == notes.map { $0.unicodeScalars.map(\.value) })
     }
 
-    @Test("The intake CSV lists every event with its columns")
-    func intakeCSV() throws {
+    @Test("The intake CSV lists every event with its columns; the activity CSV every source's row of every day")
+    func logCSVs() throws {
         defer { directory.remove() }
-        try exporter(try seeded()).exportIntake(to: TextOutput.replacing(directory.appending("intake.csv")))
+        let db = try seededWithActivity()
+        try exporter(db).exportIntake(to: TextOutput.replacing(directory.appending("intake.csv")))
+        try exporter(db).exportActivity(to: TextOutput.replacing(directory.appending("activity.csv")))
         #expect(
             try read("intake.csv") == """
                 id,date,kind,volume_ml,calories,note
                 1,2026-11-20T09:00:00+01:00,water,250,0,
                 2,2026-11-20T13:00:00+01:00,meal,,700,soup
+                3,2026-11-20T19:00:00+01:00,calories,,450,
+
+                """)
+        #expect(
+            try read("activity.csv") == """
+                date,source,steps,distance_m
+                2026-11-19,gadgetbridge,4200,3100
+                2026-11-20,apple-health,7950,6012
+                2026-11-20,manual,8100,0
 
                 """)
     }
@@ -134,6 +145,89 @@ import W8TestSupport
             try InputFile(directory.appending("backup.json")), format: .w8JSON, options: options, dryRun: false,
             skipInvalid: false, problem: { _ in })
         #expect(second.result.added == 0 && second.result.present == 3 && second.result.intakeRestored == 0)
+    }
+
+    /// `seeded()` with days of steps from two sources and calories eaten that are no meal.
+    func seededWithActivity() throws -> AppDatabase {
+        let db = try seeded()
+        let day = CalendarDay(year: 2026, month: 11, day: 20)!
+        try db.write { transaction in
+            try transaction.saveActivity(ActivityDay(day: day, steps: 8100, source: .manual), updatedAt: now)
+            try transaction.saveActivity(
+                ActivityDay(day: day, steps: 7950, distance: 6012, source: ActivitySource(rawValue: "apple-health")),
+                updatedAt: now)
+            try transaction.saveActivity(
+                ActivityDay(
+                    day: day.adding(days: -1, calendar: calendar), steps: 4200, distance: 3100,
+                    source: ActivitySource(rawValue: "gadgetbridge")), updatedAt: now)
+        }
+        _ = try db.addIntake(
+            IntakeEvent(kind: .calories, date: calendar.date(2026, 11, 20, 19), calories: 450),
+            goals: IntakeSettings(), notify: false, now: now, calendar: calendar)
+        return db
+    }
+
+    @Test("Backup version 3 carries the activity log and calories eaten; a re-import adds nothing")
+    func backupCarriesActivity() throws {
+        defer { directory.remove() }
+        try exporter(try seededWithActivity()).export(
+            .json, withTrend: false, to: TextOutput.replacing(directory.appending("backup.json")))
+        #expect(try read("backup.json").contains("\"version\": 3,"))
+        let restored = try database("b")
+        let first = try importer(restored).run(
+            try InputFile(directory.appending("backup.json")), format: .auto, options: options, dryRun: false,
+            skipInvalid: false, problem: { Issue.record("problem: \($0)") })
+        #expect(first.result.activityAdded == 3 && first.result.intakeRestored == 3)
+        let days = try restored.activityDays(
+            from: CalendarDay(year: 2026, month: 11, day: 1)!, to: CalendarDay(year: 2026, month: 11, day: 30)!)
+        #expect(
+            days.map { "\($0.day) \($0.source.rawValue) \($0.steps) \($0.distance)" } == [
+                "2026-11-20 apple-health 7950 6012", "2026-11-20 manual 8100 0", "2026-11-19 gadgetbridge 4200 3100",
+            ])
+        #expect(try restored.allIntake().map(\.kind) == [.water, .meal, .calories])
+        try exporter(restored).export(
+            .json, withTrend: false, to: TextOutput.replacing(directory.appending("again.json")))
+        #expect(try read("again.json") == read("backup.json"))
+        let second = try importer(restored).run(
+            try InputFile(directory.appending("backup.json")), format: .w8JSON, options: options, dryRun: false,
+            skipInvalid: false, problem: { _ in })
+        #expect(second.result.activityAdded == 0 && second.result.activityPresent == 3)
+    }
+
+    @Test("A version 2 backup, without activity, is still read")
+    func versionTwoIsRead() throws {
+        defer { directory.remove() }
+        let file = directory.appending("v2.json")
+        try """
+        {"format": "w8trackr-backup", "version": 2, "intake": [{"kind": "water", "date": "2026-11-20T09:00:00+01:00",
+          "volume_ml": 250, "calories": 0}], "entries": [{"date": "2026-11-01T07:00:00+01:00", "weight": 200.0,
+          "unit": "lb"}]}
+        """.write(toFile: file, atomically: true, encoding: .utf8)
+        let db = try database("v2")
+        let summary = try importer(db).run(
+            try InputFile(file), format: .auto, options: options, dryRun: false, skipInvalid: false,
+            problem: { Issue.record("problem: \($0)") })
+        #expect(summary.result.added == 1 && summary.result.intakeRestored == 1 && summary.result.activityAdded == 0)
+    }
+
+    @Test("A backup's bad activity day is refused by its place, and nothing is written")
+    func badActivityInBackup() throws {
+        defer { directory.remove() }
+        let file = directory.appending("bad.json")
+        try """
+        {"format": "w8trackr-backup", "version": 3, "activity": [{"day": "2026-11-20", "source": "manual",
+          "steps": 5, "distance_m": 0}, {"day": "2026-11-20", "source": "manual", "steps": 250001, "distance_m": 0}],
+          "entries": [{"date": "2026-11-01T07:00:00+01:00", "weight": 200.0, "unit": "lb"}]}
+        """.write(toFile: file, atomically: true, encoding: .utf8)
+        let db = try database("bad")
+        #expect {
+            try importer(db).run(
+                try InputFile(file), format: .auto, options: options, dryRun: false, skipInvalid: false,
+                problem: { _ in })
+        } throws: {
+            "\($0.localizedDescription)".contains("activity 2:") && "\($0.localizedDescription)".contains("250001")
+        }
+        #expect(try db.entryCount() == 0)
     }
 
     @Test("A bad row is told as FILE:LINE and nothing is written; --skip-invalid imports the rest")

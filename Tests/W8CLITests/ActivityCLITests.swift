@@ -47,6 +47,30 @@ import W8TestHarness
                 """)
     }
 
+    @Test func theActivityLogGoesOutAsCSVAndThroughTheBackupIntoAnotherHome() throws {
+        let w8 = try W8Sandbox()
+        try at(w8, "steps", "7200", "--date", "2026-11-21")
+        try at(w8, "steps", "300", "--date", "2026-11-23")
+        #expect(
+            try at(w8, "export", "--activity").stdout == """
+                date,source,steps,distance_m
+                2026-11-21,manual,7200,0
+                2026-11-23,manual,300,0
+
+                """)
+        let backup = w8.root.appendingPathComponent("backup.json").path
+        try at(w8, "export", "--format", "json", "--output", backup)
+        let other = try W8Sandbox()
+        let imported = try at(other, "import", backup)
+        #expect(imported.stdout.contains("Activity log: 2 days of steps added, 0 days already present."))
+        #expect(try at(other, "activity", "--json").stdout == at(w8, "activity", "--json").stdout)
+        let again = try at(other, "import", backup, "--json")
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any])
+        #expect(summary["activity_days_added"] as? Int == 0 && summary["activity_days_present"] as? Int == 2)
+        let refused = try intakeRun(w8, at: IntakeCLITests.noon, ["export", "--activity", "--intake"])
+        #expect(refused.status == 64 && refused.stderr.contains("--intake and --activity"))
+    }
+
     @Test func activityJSONIsAnArrayOfDateStepsAndDistanceInThatOrder() throws {
         let w8 = try W8Sandbox()
         #expect(try at(w8, "activity", "--json").stdout == "[]\n")

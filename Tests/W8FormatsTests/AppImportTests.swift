@@ -38,11 +38,7 @@ struct AppExport: Sendable, CustomTestStringConvertible {
     static let berlin = PinnedCalendar.berlin
     static let now = ISO8601DateFormatter().date(from: "2026-11-21T12:00:00Z")!
 
-    static func line(_ row: ImportRow) -> Int {
-        switch row {
-        case .entry(let line, _), .invalid(let line, _), .skipped(let line, _): line
-        }
-    }
+    static func line(_ row: ImportRow) -> Int { row.line }
 
     /// A weigh-in row: `at` is read as `w8 add --date` reads it, in Europe/Berlin.
     static func entry(

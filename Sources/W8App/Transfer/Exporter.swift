@@ -36,7 +36,9 @@ public struct Exporter {
         (dates ISO 8601 with offset, weights as entered with a decimal point, RFC 4180 quoting). \
         --with-trend adds trend_weight,trend_unit. JSON also holds the goal, the milestone achievements, the \
         intake log and the settings: 'w8 import --format w8-json' restores it. --intake writes the intake log as \
-        CSV: id,date,kind,volume_ml,calories,note.
+        CSV: id,date,kind,volume_ml,calories,note. --activity writes the activity log as CSV: \
+        date,source,steps,distance_m, a row per day and source, oldest first (the day shows the manual row, else \
+        one imported source; sources are never added).
         Examples: w8 export > weights.csv · w8 export --format json --output ~/w8-backup.json
         """
 
@@ -54,6 +56,8 @@ public struct Exporter {
 
     /// The intake CSV's columns.
     public static let intakeColumns = ["id", "date", "kind", "volume_ml", "calories", "note"]
+    /// The activity CSV's columns.
+    public static let activityColumns = ["date", "source", "steps", "distance_m"]
 
     /// Writes every entry, oldest first, as CSV or inside the JSON backup; `out` is committed at the end.
     public func export(_ format: ExportFormat, withTrend: Bool, to out: TextOutput) throws {
@@ -103,6 +107,16 @@ public struct Exporter {
                     String(event.id ?? 0), dates.timestamp(event.date), event.kind.rawValue,
                     event.volume.map(String.init) ?? "", String(event.calories), event.note ?? "",
                 ]))
+        }
+        try out.commit()
+    }
+
+    /// Writes the activity log as CSV: every source's row of every day, oldest day first.
+    public func exportActivity(to out: TextOutput) throws {
+        try out.write(csv.line(Self.activityColumns))
+        for day in try database.journeyBackup().activity {
+            try out.write(
+                csv.line([day.day.description, day.source.rawValue, String(day.steps), String(day.distance)]))
         }
         try out.commit()
     }

@@ -261,6 +261,24 @@ public struct ImportReport {
 }
 
 extension Presenter {
+    /// What an import did to the activity and intake logs, a line each when it read any of theirs.
+    static func logLines(_ result: ImportResult, dryRun: Bool) -> [String] {
+        func days(_ n: Int) -> String { n == 1 ? "1 day" : "\(n) days" }
+        func events(_ n: Int) -> String { n == 1 ? "1 event" : "\(n) events" }
+        let verb = dryRun ? "to add" : "added"
+        var lines: [String] = []
+        if result.activityAdded + result.activityPresent > 0 {
+            lines.append(
+                "Activity log: \(days(result.activityAdded)) of steps \(verb), "
+                    + "\(days(result.activityPresent)) already present.")
+        }
+        if result.intakeAdded + result.intakePresent > 0 {
+            lines.append(
+                "Intake log: \(events(result.intakeAdded)) \(verb), \(events(result.intakePresent)) already present.")
+        }
+        return lines
+    }
+
     /// What `w8 import` prints: the format read and the unit assumed, the counts, the rows that are no weigh-ins,
     /// the milestones and the progress; or its JSON.
     public func importSummary(_ summary: ImportSummary, json: Bool) -> [String] {
@@ -292,6 +310,10 @@ extension Presenter {
                     ("settings_restored", .integer(Int64(summary.settingsRestored))),
                     ("achieved", .array(result.change.achievements.map { .string($0.type.rawValue) })),
                     ("notified", JSON.string(summary.outcome.notified?.rawValue)),
+                    ("activity_days_added", .integer(Int64(result.activityAdded))),
+                    ("activity_days_present", .integer(Int64(result.activityPresent))),
+                    ("intake_added", .integer(Int64(result.intakeAdded))),
+                    ("intake_present", .integer(Int64(result.intakePresent))),
                 ]).rendered()
             ]
         }
@@ -316,6 +338,7 @@ extension Presenter {
             lines.append("Imported: \(counts).")
         }
         lines += report.notWeighInLines
+        lines += Self.logLines(result, dryRun: summary.dryRun)
         if !summary.dryRun {
             lines += milestoneLines(summary.outcome)
         } else if !result.change.achievements.isEmpty {

@@ -29,17 +29,23 @@ BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
 ZSHCOMPDIR ?= $(DATADIR)/zsh/site-functions
 FISHCOMPDIR ?= $(DATADIR)/fish/vendor_completions.d
 UNITS := w8trackr.service w8trackr-summary.service w8trackr-summary.timer
+# The languages with a catalog (po/LANG.po), built by msgfmt into .build/locale and installed as
+# share/locale/LANG/LC_MESSAGES/w8trackr.mo; po/README.md says how to add one.
+LANGUAGES := $(shell cat po/LINGUAS)
+LOCALEDIR ?= $(DATADIR)/locale
+CATALOGS := $(foreach l,$(LANGUAGES),$(l)/LC_MESSAGES/w8trackr.mo)
+BUILT_CATALOGS := $(addprefix .build/locale/,$(CATALOGS))
 # Every installed file, relative to DESTDIR; `uninstall` removes exactly these.
 # The icon's PNG sizes are rendered from the SVG by scripts/render-icons and committed.
 ICONS := scalable/apps/w8trackr.svg 48x48/apps/w8trackr.png 128x128/apps/w8trackr.png
 INSTALLED := $(BINDIR)/w8 $(addprefix $(USERUNITDIR)/,$(UNITS)) $(DATADIR)/applications/w8trackr.desktop \
 	$(addprefix $(DATADIR)/icons/hicolor/,$(ICONS)) $(MANDIR)/man1/w8.1 $(BASHCOMPDIR)/w8 $(ZSHCOMPDIR)/_w8 \
-	$(FISHCOMPDIR)/w8.fish
+	$(FISHCOMPDIR)/w8.fish $(addprefix $(LOCALEDIR)/,$(CATALOGS))
 
 # The one place the version lives is Sources/w8/W8.swift (`w8 --version`); the packaging recipes are checked against it.
 VERSION := $(shell sed -n 's/^ *static let version = "\(.*\)"$$/\1/p' Sources/w8/W8.swift)
 
-.PHONY: all deps build run test test-desktops soak bench clean release install install-files uninstall dist deb rpm packaging-test format \
+.PHONY: all deps build run catalogs pot po-update test test-desktops soak bench clean release install install-files uninstall dist deb rpm packaging-test format \
 	lint fuzz fuzz-smoke fuzz-build test-sanitize test-tsan
 
 all: build
@@ -49,6 +55,23 @@ deps:
 
 build: deps
 	$(SWIFT) build -c $(CONFIG) --product w8
+
+# The catalogs: each po/LANG.po checked (msgfmt --check: headers, plural forms, c-format) and compiled.
+catalogs: $(BUILT_CATALOGS)
+
+.build/locale/%/LC_MESSAGES/w8trackr.mo: po/%.po
+	@mkdir -p $(dir $@)
+	msgfmt --check --output-file=$@ $<
+
+# For translators: the template, from every tr("…") and trn("…", "…", n) in the sources (xgettext reads Swift
+# with its C lexer: each message is one string literal on one line), then each catalog merged with it.
+pot:
+	xgettext --language=C --from-code=UTF-8 --keyword= --keyword=tr --keyword=trn:1,2 --add-comments=TRANSLATORS: \
+		--package-name=w8trackr --package-version=$(VERSION) --msgid-bugs-address=https://w8trackr.example.org/issues \
+		--sort-by-file --no-wrap --force-po --output=po/w8trackr.pot $$(find Sources -name '*.swift' | sort) 2>/dev/null
+
+po-update: pot
+	for l in $(LANGUAGES); do msgmerge --quiet --update --backup=none --no-wrap po/$$l.po po/w8trackr.pot || exit 1; done
 
 # The development build, then your status (log a weight with `$(BIN) add 182.4`).
 run: build
@@ -65,7 +88,7 @@ install: deps
 	$(MAKE) install-files
 	@echo "Installed w8 $$($(DESTDIR)$(BINDIR)/w8 --version) under $(DESTDIR)$(PREFIX). Try: $(BINDIR)/w8 add 182.4"
 
-install-files:
+install-files: catalogs
 	@test -x $(PKG_BIN) || { echo "make: no $(PKG_BIN); run 'make release' first" >&2; exit 1; }
 	install -Dm755 $(PKG_BIN) $(DESTDIR)$(BINDIR)/w8
 	$(STRIP) --strip-all $(DESTDIR)$(BINDIR)/w8
@@ -84,6 +107,9 @@ install-files:
 	$(PKG_BIN) --generate-completion-script zsh > $(DESTDIR)$(ZSHCOMPDIR)/_w8
 	$(PKG_BIN) --generate-completion-script fish > $(DESTDIR)$(FISHCOMPDIR)/w8.fish
 	chmod 644 $(DESTDIR)$(BASHCOMPDIR)/w8 $(DESTDIR)$(ZSHCOMPDIR)/_w8 $(DESTDIR)$(FISHCOMPDIR)/w8.fish
+	for catalog in $(CATALOGS); do \
+		install -Dm644 .build/locale/$$catalog $(DESTDIR)$(LOCALEDIR)/$$catalog || exit 1; \
+	done
 
 # Removes the installed files; your data and settings stay (see the README).
 uninstall:
@@ -105,32 +131,36 @@ deb: release
 rpm: release
 	./packaging/rpm/build-rpm artifacts
 
+# The in-process tests read English from the sources whatever the developer's language: gettext's variables are
+# cleared for them (each child of the tests gets its own environment anyway, W8TestHarness/ChildEnvironment.swift).
+TEST_ENV := env -u LANGUAGE -u LC_ALL -u LC_MESSAGES -u LC_TIME -u LC_NUMERIC -u LC_CTYPE LANG=C.UTF-8
+
 # Builds everything and runs every test: domain, store, the built CLI, real notifications through dunst,
 # xfce4-notifyd, notification-daemon and mako (and waybar) on private buses and displays, then the .deb and the
 # install layout. As root, the sway side runs as the user w8test that `deps` creates.
-test: deps
+test: deps catalogs
 	$(SWIFT) build --build-tests
 	# The waiter's timing tests get a process of their own: the CLI tests block the 2-core test thread pool.
-	$(SWIFT) test --skip-build --filter W8SchedulerTests
-	$(SWIFT) test --skip-build --skip W8SchedulerTests
+	$(TEST_ENV) $(SWIFT) test --skip-build --filter W8SchedulerTests
+	$(TEST_ENV) $(SWIFT) test --skip-build --skip W8SchedulerTests
 	$(MAKE) packaging-test
 
 # The desktops alone (make test runs them too): GNOME Shell, KDE Plasma, lxqt-notificationd, swaync, xfce4-notifyd,
 # notification-daemon, mako and dunst, each headless on private buses, and the units under a real systemd user
 # manager. About 6 minutes.
-test-desktops: deps
+test-desktops: deps catalogs
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --filter 'DesktopTests|UserManagerTests|ReminderButtonTests'
+	$(TEST_ENV) $(SWIFT) test --skip-build --filter 'DesktopTests|UserManagerTests|ReminderButtonTests'
 
 # The fault tests' long run: 200 rounds of kill -9 during adds, edits, an import and the summary's claim, and
 # 8 writers x 200 adds beside the daemon and a 60,000-row import (`make test` runs 20 rounds and 8 x 12). Shows a
 # progress line every 10 rounds as it goes (the tests write them to stderr; everything is also in .build/soak.log),
 # then the figures: rounds, rows, seconds, w8 runs and rows per second, and the seeds (W8_SEED=N repeats a run).
-soak: deps
+soak: deps catalogs
 	$(SWIFT) build --build-tests
 	@start=$$(date +%s); : > .build/soak.log; \
 	W8_SOAK=1 W8_SOAK_LOG=$(CURDIR)/.build/soak.log \
-		$(SWIFT) test --skip-build --filter 'CLICrashTests|CLIConcurrencyTests' >> .build/soak.log 2>&1 & test=$$!; \
+		$(TEST_ENV) $(SWIFT) test --skip-build --filter 'CLICrashTests|CLIConcurrencyTests' >> .build/soak.log 2>&1 & test=$$!; \
 	tail -n +1 -f --pid=$$test .build/soak.log | grep --line-buffered -E 'soak progress|✘'; \
 	wait $$test; status=$$?; \
 	echo "soak figures (rounds, rows, seconds, w8 runs and rows per second, seed):"; \
@@ -171,7 +201,7 @@ fuzz-smoke: fuzz-build
 # reports to SANITIZER_REPORTS, which must stay empty; W8_TEST_TIME_SCALE widens the tests' timing bounds for
 # instrumented binaries.
 SANITIZER_REPORTS = $(CURDIR)/.build-sanitizer-reports
-SANITIZER_ENV = W8_TEST_TIME_SCALE=4 \
+SANITIZER_ENV = $(TEST_ENV) W8_TEST_TIME_SCALE=4 \
 	ASAN_OPTIONS=detect_leaks=0:suppressions=$(CURDIR)/Tests/Support/asan.supp:log_path=$(SANITIZER_REPORTS)/asan \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:log_path=$(SANITIZER_REPORTS)/ubsan \
 	TSAN_OPTIONS=halt_on_error=1:log_path=$(SANITIZER_REPORTS)/tsan
@@ -194,7 +224,7 @@ FAKETIME_TESTS := $(FAKETIME_TESTS)|argumentsSurviveAPreloadThatMovesTheEnvironm
 
 # AddressSanitizer and UndefinedBehaviorSanitizer on the whole suite but FAKETIME_TESTS (make test's two runs; not
 # the packaging).
-test-sanitize:
+test-sanitize: catalogs
 	rm -rf $(SANITIZER_REPORTS) && mkdir -p $(SANITIZER_REPORTS)
 	$(SWIFT) build --build-tests $(ASAN)
 	$(SANITIZER_ENV) $(SWIFT) test --skip-build $(ASAN) --filter W8SchedulerTests
@@ -206,7 +236,7 @@ test-sanitize:
 # the waiter's 8 s bounds failed (19 issues in one run, no report). The third run is the instrumented w8 itself,
 # whose add, edit and rm open the database on a second thread (DatabasePrefetch), refused or not, on dunst or not.
 TSAN_CLI_TESTS := ChangeOverlapTests|CLICorruptDatabaseTests
-test-tsan:
+test-tsan: catalogs
 	rm -rf $(SANITIZER_REPORTS) && mkdir -p $(SANITIZER_REPORTS)
 	$(SWIFT) build --build-tests $(TSAN)
 	$(SANITIZER_ENV) $(SWIFT) test --skip-build $(TSAN) --filter W8SchedulerTests

@@ -18,7 +18,7 @@ let package = Package(
     targets: [
         // Pure domain: entries, units, goals, progress, milestones, intake, settings, the chart's picture.
         // Foundation only, no I/O: time, calendar, time zone and environment are passed in.
-        .target(name: "W8Core"),
+        .target(name: "W8Core", dependencies: ["W8Text"]),
         // Other apps' and our own file formats, read as their bytes arrive: the import layouts (W8Trackr CSV, the
         // iPhone app's CSV and JSON, openScale, Libra, TrendWeight, date,weight), the CSV reader and writer, the JSON
         // backup and its stream, and the TOML config document. Foundation and W8Core only.
@@ -45,6 +45,10 @@ let package = Package(
         // SIGRTMIN) and stdout's flush, as small C wrappers; and one start-up trick in a file of its own, a thread
         // started on another CPU (thread_elsewhere.c; bench/README.md, "Start-up tricks").
         .target(name: "CW8Linux"),
+        // gettext's calls (libintl.h, which Glibc's Swift module does not export) and the locale's day, month and
+        // decimal-separator data, as small C functions; W8Text is their Swift face: tr, trn and the locale's names.
+        .target(name: "CW8Gettext"),
+        .target(name: "W8Text", dependencies: ["CW8Gettext"]),
         // The small POSIX layer every module's file and system calls go through: errors that carry the call and
         // errno, the EINTR retry, and the durable atomic file writer (its descriptors through swift-system).
         .target(name: "W8System", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
@@ -78,6 +82,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .testTarget(name: "W8TextTests", dependencies: ["W8Text"]),
         .testTarget(name: "W8CoreTests", dependencies: ["W8Core", "W8TestSupport"]),
         .testTarget(name: "W8FormatsTests", dependencies: ["W8Core", "W8Formats", "W8TestSupport"]),
         .testTarget(name: "W8StoreTests", dependencies: ["W8Core", "W8Store", "W8TestSupport", "W8TestHarness"]),

@@ -1,4 +1,5 @@
 import Foundation
+import W8Text
 
 /// Formats dates for JSON and people: ISO 8601 with the offset of the given time zone.
 public struct DateFormatting: Sendable {
@@ -55,8 +56,16 @@ public struct DateFormatting: Sendable {
         Date(timeIntervalSince1970: ((date.timeIntervalSince1970 * 1000).rounded() / 1000).rounded(.down))
     }
 
+    /// The day in the user's language: the locale's (LC_TIME) names of the weekday and month, in the order of the
+    /// catalog (`Mo. 23 Nov.` becomes `Mo., 23. Nov. 2026` in German); English under C.
     private func day(_ c: DateComponents) -> String {
-        "\(Self.weekdays[c.weekday! - 1]) \(c.day!) \(Self.months[c.month! - 1]) \(padded(c.year!, 4))"
+        let weekday = Localization.weekdayName(c.weekday!) ?? Self.weekdays[c.weekday! - 1]
+        let month = Localization.monthName(c.month!) ?? Self.months[c.month! - 1]
+        // TRANSLATORS: a day as the terminal shows it, "Mon 23 Nov 2026". {weekday} and {month} are the locale's
+        // abbreviations (LC_TIME: "Mo", "Nov"; in Japanese "月", "11月"); reorder and punctuate as your language does.
+        return tr(
+            "{weekday} {day} {month} {year}",
+            ["weekday": weekday, "day": c.day!, "month": month, "year": padded(c.year!, 4)])
     }
 
     private func stamp(_ whole: Date, fraction: String) -> String {

@@ -1,7 +1,8 @@
 import Foundation
+import W8Text
 
 // The one home for how w8 writes numbers: one decimal for people and JSON, the exact value for files that must
-// read back as the same Double. Always a point, whatever the locale.
+// read back as the same Double. Always a point, whatever the locale, but in `localDecimalText`, for people.
 
 extension Double {
     /// The value to the nearest tenth, never -0: what is shown and what JSON carries.
@@ -12,6 +13,10 @@ extension Double {
 
     /// The value rounded to one decimal, as people read it: "182.4", never "-0.0".
     public var oneDecimalText: String { roundedToTenth.fixedPointText(decimals: 1) }
+
+    /// `oneDecimalText` as the user's locale writes it: "82,5" in German, "82.5" in English. For human output only:
+    /// JSON, CSV and the backup keep the point.
+    public var localDecimalText: String { Localization.localDecimal(oneDecimalText) }
 
     /// The value as text that reads back as the same Double: `182.4`, never `182.40000000000001`; whole numbers
     /// keep one decimal (`180.0`).

@@ -14,6 +14,8 @@ public let pinnedTimeZone = "Europe/Berlin"
 /// `/usr/share`; `makeSystemDataDirectory` links the MIME database into it), `XDG_CONFIG_DIRS` (`config-system`, for `/etc/xdg`) and `SYSTEMD_UNIT_PATH` (the user's two unit
 /// directories and `units-system`, for `/etc/systemd/user`, `/usr/local/lib/systemd/user` and the rest of
 /// systemd's path). `LANG=C.UTF-8` and `TZ` are pinned; `PATH` is the test's, and the sanitizers' options pass.
+/// `W8TRACKR_LOCALEDIR` names the catalogs `make catalogs` built in this tree (`.build/locale`), never installed ones:
+/// under `C.UTF-8` they are not read, and a test that sets `LANG` or `LANGUAGE` gets this tree's translations.
 /// `XDG_RUNTIME_DIR` and the bus are the caller's to add. Nothing is created: the caller makes what its children
 /// need, owned by the user they run as.
 ///
@@ -30,11 +32,16 @@ public func childEnvironment(in directory: URL, timeZone: String = pinnedTimeZon
         "XDG_CONFIG_DIRS": path("config-system"),
         "SYSTEMD_UNIT_PATH": [path("config/systemd/user"), path("data/systemd/user"), path("units-system")]
             .joined(separator: ":"),
+        "W8TRACKR_LOCALEDIR": builtCatalogs,
     ]
     // Under `make test-sanitize` and `make test-tsan`, the instrumented children report where the run looks.
     for name in ["ASAN_OPTIONS", "UBSAN_OPTIONS", "TSAN_OPTIONS"] { environment[name] = parent[name] }
     return environment
 }
+
+/// `.build/locale` of this source tree, where `make catalogs` compiles `po/*.po`.
+public let builtCatalogs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent(".build/locale").path
 
 /// Makes `directory/share-system`, the children's `XDG_DATA_DIRS`, with the one thing of `/usr/share` that every
 /// child may read: `mime`, shared-mime-info's database, through which gdk-pixbuf (in libnotify, so in `w8`) tells

@@ -44,7 +44,9 @@ expected_files="/usr/bin/w8
 /usr/share/icons/hicolor/48x48/apps/w8trackr.png
 /usr/share/icons/hicolor/scalable/apps/w8trackr.svg
 /usr/share/man/man1/w8.1.gz
-/usr/share/zsh/vendor-completions/_w8"
+/usr/share/zsh/vendor-completions/_w8
+$(for l in $(cat po/LINGUAS); do echo "/usr/share/locale/$l/LC_MESSAGES/w8trackr.mo"; done)"
+expected_files=$(sort <<<"$expected_files")
 # Maps another distribution's conventions onto Debian's: zsh's directory, a compressed man page, the license
 # files (Debian's copyright and changelog; RPM's %license/%doc; Arch's licenses directory).
 normalize() {

@@ -26,11 +26,22 @@ public enum Localization {
         return bin + "/../share/locale"
     }
 
+    /// True inside `inEnglish`: look-ups give the English of the sources, the decimal point and English names of
+    /// days and months, whatever the environment.
+    @TaskLocal static var english = false
+
+    /// `body` with every message, number and date in the English of the sources: for machine formats that carry
+    /// text (`--json`'s messages, the widget's JSON), which must be byte-identical in every locale.
+    public static func inEnglish<T>(_ body: () throws -> T) rethrows -> T {
+        try $english.withValue(true) { try body() }
+    }
+
     /// Binds the domain once, at the first look-up; true when the environment's locale is installed.
     static let bound: Bool = cw8_gettext_bind(domain, catalogDirectory()) == 0
 
     /// `msgid` in the user's language; itself when no catalog has it.
     static func lookUp(_ msgid: String) -> String {
+        if english { return msgid }
         _ = bound
         return msgid.withCString { id in
             guard let found = cw8_dgettext(domain, id), found != id else { return msgid }
@@ -40,6 +51,7 @@ public enum Localization {
 
     /// The form of `singular`/`plural` for `count` in the user's language (English: singular for 1).
     static func lookUp(_ singular: String, _ plural: String, count: Int) -> String {
+        if english { return count == 1 ? singular : plural }
         _ = bound
         return singular.withCString { one in
             plural.withCString { many in
@@ -55,6 +67,7 @@ public enum Localization {
 
     /// The locale's decimal separator: "," in German, "." in English and under C.
     public static var decimalSeparator: String {
+        if english { return "." }
         _ = bound
         return String(cString: cw8_decimal_separator())
     }
@@ -68,6 +81,7 @@ public enum Localization {
 
     /// The locale's abbreviated weekday, 1 = Sunday (Calendar's numbering); nil when its locale is not installed.
     public static func weekdayName(_ weekday: Int) -> String? {
+        if english { return nil }
         _ = bound
         guard (1...7).contains(weekday), let name = cw8_time_name(Int32(weekday - 1)) else { return nil }
         return String(cString: name)
@@ -75,6 +89,7 @@ public enum Localization {
 
     /// The locale's abbreviated month, 1 = January; nil when its locale is not installed.
     public static func monthName(_ month: Int) -> String? {
+        if english { return nil }
         _ = bound
         guard (1...12).contains(month), let name = cw8_time_name(Int32(6 + month)) else { return nil }
         return String(cString: name)

@@ -28,7 +28,7 @@ let package = Package(
         .target(
             name: "W8Store",
             dependencies: [
-                "W8Core", "W8System", "CW8SQLite", .product(name: "GRDB", package: "GRDB.swift"),
+                "W8Core", "W8System", "W8Text", "CW8SQLite", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]),
         // The SQLite calls Swift cannot make (variadic), as small C functions; only W8Store imports it.
@@ -40,7 +40,7 @@ let package = Package(
         // What CCairo and CLibnotify share: a library's functions resolved with dlopen and dlsym, once per process.
         .target(name: "CDynamicLibrary", linkerSettings: [.linkedLibrary("dl")]),
         // The NotificationSink that posts real desktop notifications through libnotify, the one route to the server.
-        .target(name: "W8Libnotify", dependencies: ["W8Core", "CLibnotify"]),
+        .target(name: "W8Libnotify", dependencies: ["W8Core", "W8Text", "CLibnotify"]),
         // Linux calls Glibc's Swift module does not export (timerfd, signalfd, eventfd, inotify, the signal mask,
         // SIGRTMIN) and stdout's flush, as small C wrappers; and one start-up trick in a file of its own, a thread
         // started on another CPU (thread_elsewhere.c; bench/README.md, "Start-up tricks").
@@ -51,7 +51,7 @@ let package = Package(
         .target(name: "W8Text", dependencies: ["CW8Gettext"]),
         // The small POSIX layer every module's file and system calls go through: errors that carry the call and
         // errno, the EINTR retry, and the durable atomic file writer (its descriptors through swift-system).
-        .target(name: "W8System", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
+        .target(name: "W8System", dependencies: ["W8Text", .product(name: "SystemPackage", package: "swift-system")]),
         // The scheduler thread: sleeps until the next event by the wall clock, wakes on config changes.
         .target(name: "W8Scheduler", dependencies: ["W8Core", "W8App", "CW8Linux", "W8System"]),
         // Test doubles and fixtures shipped as a real target (like swift-log's InMemoryLogHandler): the in-memory
@@ -66,14 +66,16 @@ let package = Package(
         .target(name: "CCairo", dependencies: ["CDynamicLibrary"]),
         // The weight chart (W8Core's ChartPicture) as a PNG or SVG file, drawn with cairo, and as text for a
         // terminal; W8Runtime wires it into W8App's ChartDrawer.
-        .target(name: "W8Chart", dependencies: ["W8Core", "CCairo", "W8System"]),
+        .target(name: "W8Chart", dependencies: ["W8Core", "W8Text", "CCairo", "W8System"]),
         // The composition root, as isowords' bootstrap: the environment a command runs in (the clock's reading,
         // the calendar, the paths, the database, the sink, W8Chart as the chart drawer), wired into W8App's
         // workflows; the only place that reads the clock, the time zone and the environment. It neither prints
         // nor exits.
         .target(
             name: "W8Runtime",
-            dependencies: ["W8Core", "W8Store", "W8App", "W8Libnotify", "W8Scheduler", "W8Chart", "CW8Linux"]),
+            dependencies: [
+                "W8Core", "W8Text", "W8Store", "W8App", "W8Libnotify", "W8Scheduler", "W8Chart", "CW8Linux",
+            ]),
         // The command line: parse, one call into W8App through the Runtime, print, exit; owns the daemon's thread.
         .executableTarget(
             name: "w8",

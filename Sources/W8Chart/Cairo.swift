@@ -1,6 +1,7 @@
 import CCairo
 import Foundation
 import W8System
+import W8Text
 
 #if canImport(Glibc)
     import Glibc
@@ -65,7 +66,9 @@ enum CairoRendering {
     /// Loads libcairo.so.2 (`ccairo_load`, once per process); throws its loader's one-line reason when it cannot.
     static func load() throws(RenderFailure) {
         guard ccairo_load() == 0 else {
-            throw RenderFailure(reason: "cairo cannot be loaded: " + String(cString: ccairo_error()))
+            // TRANSLATORS: {reason} is the dynamic loader's, in English ("libcairo.so.2: cannot open shared object file").
+            throw RenderFailure(
+                reason: tr("cairo cannot be loaded: {reason}", ["reason": String(cString: ccairo_error())]))
         }
     }
 
@@ -248,7 +251,8 @@ struct CairoCanvas {
 enum ImageFile {
     static func write(to path: String, _ body: (FileSink) throws -> Void) throws {
         guard !path.hasSuffix("/"), !path.isEmpty else {
-            throw ChartImageError(path: path, reason: "the path names a directory")
+            // TRANSLATORS: why a chart image cannot be written, after "cannot write the chart image 'PATH': ".
+            throw ChartImageError(path: path, reason: tr("the path names a directory"))
         }
         do {
             let writer = try OutputFile(path)

@@ -1,5 +1,6 @@
 import Foundation
 import W8Core
+import W8Text
 
 /// The weight axis: 4–6 round ticks, a tenth of a unit apart or more, whose range holds every value.
 struct WeightAxis: Equatable {
@@ -45,18 +46,16 @@ struct WeightAxis: Equatable {
         ticks = (0..<count).map { origin + Double($0) * step }
     }
 
-    /// "182.5 lb": one decimal and the unit.
-    static func label(_ value: Double, unit: WeightUnit) -> String {
-        "\(value.oneDecimalText) \(unit.rawValue)"
-    }
+    /// "182.5 lb": one decimal, in the locale's way ("82,5 kg" in German), and the unit.
+    static func label(_ value: Double, unit: WeightUnit) -> String { Weight(value, unit).formatted }
 }
 
-/// The time axis: the time span drawn, and labelled local midnights (`MMM d`) spread across it.
+/// The time axis: the time span drawn, and labelled local midnights ("Mar 29") spread across it.
 struct DateAxis {
     let start: Date
     let end: Date
     let ticks: [Date]
-    private let formatter: DateFormatter
+    private let calendar: Calendar
 
     /// An axis over `dates` with at most `maxLabels` labels, days or months apart, in `timeZone`.
     init(dates: [Date], timeZone: TimeZone, maxLabels: Int) {
@@ -75,15 +74,19 @@ struct DateAxis {
         self.start = start.addingTimeInterval(-margin)
         self.end = end.addingTimeInterval(margin)
         ticks = Self.ticks(from: self.start, to: self.end, calendar: calendar, maxLabels: max(2, maxLabels))
-
-        formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = timeZone
-        formatter.dateFormat = "MMM d"
+        self.calendar = calendar
     }
 
-    /// "Mar 29" in the axis's time zone.
-    func label(_ date: Date) -> String { formatter.string(from: date) }
+    /// "Mar 29" in the axis's time zone, the month named by the locale (LC_TIME) as `DateFormatting.day` names it.
+    func label(_ date: Date) -> String {
+        let c = calendar.dateComponents([.month, .day], from: date)
+        let month = Localization.monthName(c.month!) ?? Self.months[c.month! - 1]
+        // TRANSLATORS: a date under the chart image's time axis, "Mar 29": {month} is the locale's abbreviation
+        // (LC_TIME: "Mär", "3月"); reorder and punctuate as your language does.
+        return tr("{month} {day}", ["month": month, "day": c.day!])
+    }
+
+    private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
     /// Where `date` falls between the start (0) and the end (1).
     func fraction(_ date: Date) -> Double {

@@ -1,5 +1,6 @@
 import Foundation
 import W8Core
+import W8Text
 
 /// The chart's colours; the tests look for the trend and goal colours in the pixels.
 enum ChartPalette {
@@ -38,7 +39,8 @@ struct ChartDrawing: Sendable {
         guard !points.isEmpty else {
             canvas.setFont(size: 16)
             canvas.showText(
-                "No weigh-ins yet", x: canvas.width / 2, y: canvas.height / 2 + canvas.digitMiddle, anchor: .center,
+                // TRANSLATORS: in the middle of an empty chart image.
+                tr("No weigh-ins yet"), x: canvas.width / 2, y: canvas.height / 2 + canvas.digitMiddle, anchor: .center,
                 color: ChartPalette.message)
             return
         }
@@ -107,7 +109,8 @@ struct ChartDrawing: Sendable {
 
         if let goal, let goalRow {
             canvas.setFont(size: labelSize, bold: true)
-            let label = "Goal " + WeightAxis.label(goal, unit: chart.unit)
+            // TRANSLATORS: the label of the goal line in the chart image: {weight} is the goal with its unit.
+            let label = tr("Goal {weight}", ["weight": WeightAxis.label(goal, unit: chart.unit)])
             let width = canvas.textWidth(label)
             let baseline = goalRow - 6 - labelSize < plot.top ? goalRow + 6 + labelSize : goalRow - 6
             canvas.fillRectangle(
@@ -123,7 +126,8 @@ struct ChartDrawing: Sendable {
         let baseline = 24.0
         let middle = baseline - canvas.digitMiddle
         let entries: [(label: String, swatch: LegendSwatch)] =
-            [("Weight", .dot), ("Trend", .line)] + (goal ? [("Goal", .dashedLine)] : [])
+            // TRANSLATORS: the legend of the chart image: the weigh-ins' dots, the trend line, the goal line.
+            [(tr("Weight"), .dot), (tr("Trend"), .line)] + (goal ? [(tr("Goal"), .dashedLine)] : [])
         var right = canvas.width - 20
         for (label, swatch) in entries.reversed() {
             let start = right - canvas.textWidth(label) - 20

@@ -1,5 +1,6 @@
 import Foundation
 import W8Core
+import W8Text
 
 /// The file format of a chart image.
 public enum ChartImageFormat: String, Sendable, CaseIterable {
@@ -68,8 +69,11 @@ public struct ChartImage: Sendable {
         guard sizes.contains(width), sizes.contains(height) else {
             throw ChartImageError(
                 path: path,
-                reason: "the size \(width)×\(height) is not drawable; width and height must be "
-                    + "\(sizes.lowerBound)–\(sizes.upperBound) pixels")
+                reason: tr(
+                    // TRANSLATORS: why a chart image cannot be written: {width}×{height} is the size asked for, in
+                    // pixels; {min} and {max} whole numbers.
+                    "the size {width}×{height} is not drawable; width and height must be {min}–{max} pixels",
+                    ["width": width, "height": height, "min": sizes.lowerBound, "max": sizes.upperBound]))
         }
         do throws(RenderFailure) { try CairoRendering.load() } catch {
             throw ChartImageError(path: path, reason: error.reason)
@@ -102,7 +106,8 @@ public struct ChartImageError: Error, CustomStringConvertible, LocalizedError, E
     public var errorDescription: String? { description }
 
     init(path: String, reason: String, writeFailed: Bool = false) {
-        description = "cannot write the chart image '\(path)': \(reason)"
+        // TRANSLATORS: {reason} says why: "the path names a directory", or the system's "Permission denied".
+        description = tr("cannot write the chart image '{path}': {reason}", ["path": path, "reason": reason])
         self.writeFailed = writeFailed
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import W8Core
+import W8Text
 
 /// A chart of the weigh-ins, their trend and the goal, drawn with one-column characters for a terminal.
 ///
@@ -26,7 +27,10 @@ public struct TerminalChart: Sendable {
     public static let minimumHeight = 8
 
     /// The message drawn instead of a chart when there are no points.
-    public static let emptyMessage = "No weigh-ins yet: log one with 'w8 add 182.4'."
+    public static var emptyMessage: String {
+        // TRANSLATORS: `w8 chart` in a terminal with no weigh-ins; keep 'w8 add 182.4' as written: it is the command.
+        tr("No weigh-ins yet: log one with 'w8 add 182.4'.")
+    }
 
     /// A chart of `points` (`TrendAnalysis.points`; put in date order here); `width` and `height` are clamped up to the
     /// minimum size (30 × 8).
@@ -54,7 +58,7 @@ public struct TerminalChart: Sendable {
         let rows = height - 3
         let scale = YScale(
             values: points.map(\.trend) + weighIns.map(\.weight) + (goal.map { [$0] } ?? []), rows: rows)
-        let labels = (0..<rows).map { row in scale.isLabelled(row) ? scale.value(atRow: row).oneDecimalText : "" }
+        let labels = (0..<rows).map { row in scale.isLabelled(row) ? scale.value(atRow: row).localDecimalText : "" }
         let labelWidth = labels.map(\.count).max() ?? 0
         let columns = width - labelWidth - 1
 
@@ -128,9 +132,14 @@ public struct TerminalChart: Sendable {
     }
 
     private func legend(indent: Int) -> String {
-        let goalText = goal.map { "goal \(Weight($0, unit).formatted)" }
+        // TRANSLATORS: the legend under the terminal chart: the goal line, with the goal weight and its unit.
+        let goalText = goal.map { tr("goal {weight}", ["weight": Weight($0, unit).formatted]) }
+        // TRANSLATORS: the legend under the terminal chart, beside the dots: the weigh-ins (lower case there).
+        let weight = tr("weight")
+        // TRANSLATORS: the legend under the terminal chart, beside the line: the trend weight (lower case there).
+        let trend = tr("trend")
         let pieces: [(Cell, String)] =
-            [(Cell(glyph: "●", style: .weight), "weight"), (Cell(glyph: "─", style: .trend), "trend")]
+            [(Cell(glyph: "●", style: .weight), weight), (Cell(glyph: "─", style: .trend), trend)]
             + (goalText.map { [(Cell(glyph: "┄", style: .goal), $0)] } ?? [])
         let tail = goal == nil ? "  (\(unit.rawValue))" : ""
         // The roomy legend where it fits, a tight one otherwise, and cut at the width as a last resort.

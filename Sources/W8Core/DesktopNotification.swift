@@ -1,4 +1,5 @@
 import Foundation
+import W8Text
 
 /// How urgent a notification is, as the freedesktop notification spec defines it.
 public enum NotificationUrgency: UInt8, Sendable, Codable {
@@ -96,8 +97,9 @@ extension DesktopNotification {
     /// What `w8 notify-test` posts, in the category whose name ends with `category` (milestone, summary, reminder).
     public static func sample(_ category: String) -> DesktopNotification {
         DesktopNotification(
-            key: "test", title: "W8Trackr is set up",
-            body: "Milestones, summaries and reminders will appear like this. Keep it up!",
+            // TRANSLATORS: the sample notification of `w8 notify-test`: its title, then its body.
+            key: "test", title: tr("W8Trackr is set up"),
+            body: tr("Milestones, summaries and reminders will appear like this. Keep it up!"),
             category: NotificationCategory.allCases.first { $0.rawValue.hasSuffix(category) } ?? .milestone)
     }
 }

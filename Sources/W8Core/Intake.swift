@@ -1,4 +1,5 @@
 import Foundation
+import W8Text
 
 /// What was drunk or eaten: iShnak's daily inputs (`UserData`), logged one event at a time.
 public enum IntakeKind: String, Sendable, CaseIterable, Codable {
@@ -23,11 +24,14 @@ public enum VolumeUnit: String, Sendable, CaseIterable, Codable {
     /// One US fluid ounce: 1/128 of a US gallon of 231 cubic inches.
     public static let millilitresPerUSFluidOunce = 29.5735295625
 
-    /// "1250 ml" or "42.3 oz".
-    public func format(millilitres: Int) -> String {
+    /// "1250 ml" or "42.3 oz" ("42,3 oz" in German), for people.
+    public func format(millilitres: Int) -> String { format(millilitres: millilitres, for: .person) }
+
+    /// "1250 ml" or "42.3 oz", the decimal as `audience` reads it.
+    public func format(millilitres: Int, for audience: Audience) -> String {
         switch self {
         case .ml: "\(millilitres) ml"
-        case .oz: (Double(millilitres) / VolumeUnit.millilitresPerUSFluidOunce).oneDecimalText + " oz"
+        case .oz: audience.decimal(Double(millilitres) / VolumeUnit.millilitresPerUSFluidOunce) + " oz"
         }
     }
 }
@@ -108,13 +112,23 @@ public struct IntakeDay: Sendable, Equatable {
     /// Whether the water goal is set and met.
     public var waterGoalMet: Bool { goals.waterGoal > 0 && water >= goals.waterGoal }
 
-    /// "Water 1500 of 2000 ml (75%)".
-    public var waterLine: String {
+    /// "Water 1500 of 2000 ml today (75%)", for people.
+    public var waterLine: String { waterLine(for: .person) }
+
+    /// The water line for `audience`: the widget's tooltip, a machine format, keeps it in English.
+    public func waterLine(for audience: Audience) -> String {
         let unit = goals.volumeUnit
-        guard goals.waterGoal > 0 else { return "Water \(unit.format(millilitres: water)) today" }
+        guard goals.waterGoal > 0 else {
+            // TRANSLATORS: a line of `w8 drink` and `w8 today`; {amount} is a volume with its unit, "750 ml".
+            return audience.tr("Water {amount} today", ["amount": unit.format(millilitres: water, for: audience)])
+        }
         let percent = GoalProgress.displayPercent(Double(water) / Double(goals.waterGoal) * 100)
-        let total = goals.volumeUnit == .ml ? "\(water)" : unit.format(millilitres: water)
-        return "Water \(total) of \(unit.format(millilitres: goals.waterGoal)) today (\(percent)%)"
+        let total = goals.volumeUnit == .ml ? "\(water)" : unit.format(millilitres: water, for: audience)
+        return audience.tr(
+            // TRANSLATORS: a line of `w8 drink` and `w8 today`: {total} is the day's water ("1500", or "50.7 oz"),
+            // {goal} the daily goal with its unit ("2000 ml"), {percent} a whole number.
+            "Water {total} of {goal} today ({percent}%)",
+            ["total": total, "goal": unit.format(millilitres: goals.waterGoal, for: audience), "percent": percent])
     }
 }
 
@@ -125,13 +139,14 @@ public enum IntakeRules {
 
     /// Why the hydration reminder at `now` is skipped, or nil to post it: the day's water goal is met, or a drink
     /// (water or another) was logged within the reminder's interval, counted from that drink.
+    /// The reasons stay English: they are the daemon's log lines and a `FireOutcome`, which JSON carries too.
     public static func hydrationSkip(
         at now: Date, day: IntakeDay, lastDrink: Date?, intervalMinutes: Int
     ) -> String? {
         if day.waterGoalMet {
             let unit = day.goals.volumeUnit
-            return "the day's water goal is met (\(unit.format(millilitres: day.water)) of "
-                + "\(unit.format(millilitres: day.goals.waterGoal)))"
+            return "the day's water goal is met (\(unit.format(millilitres: day.water, for: .machine)) of "
+                + "\(unit.format(millilitres: day.goals.waterGoal, for: .machine)))"
         }
         if let lastDrink, lastDrink <= now, now.timeIntervalSince(lastDrink) < Double(intervalMinutes) * 60 {
             return "a drink was logged \(Int(now.timeIntervalSince(lastDrink) / 60)) minutes ago"
@@ -169,10 +184,12 @@ extension DesktopNotification {
     public static func waterGoalReached(_ day: IntakeDay) -> DesktopNotification {
         let unit = day.goals.volumeUnit
         return DesktopNotification(
-            key: "intake.water-goal", title: "Water goal reached!",
-            body:
-                "\(unit.format(millilitres: day.water)) today, your goal is \(unit.format(millilitres: day.goals.waterGoal)). "
-                + "Well done!",
+            // TRANSLATORS: the title of a desktop notification: keep it short.
+            key: "intake.water-goal", title: tr("Water goal reached!"),
+            body: tr(
+                // TRANSLATORS: a notification's body: {amount} is the day's water, {goal} the daily goal ("2000 ml").
+                "{amount} today, your goal is {goal}. Well done!",
+                ["amount": unit.format(millilitres: day.water), "goal": unit.format(millilitres: day.goals.waterGoal)]),
             urgency: .normal, category: .intake)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import W8Text
 
 extension String {
     /// How many characters of a quoted value a message shows.
@@ -29,12 +30,18 @@ extension String {
             // A value cut already (60 characters and `…`) is not cut again.
             let length = value.count
             let cut = length > String.quotedValueLimit + 1
-            out += cut ? "\(value.prefix(String.quotedValueLimit))…' (\(length) characters)" : "\(value)'"
+            out += cut ? "\(value.prefix(String.quotedValueLimit))…' \(Self.characters(length))" : "\(value)'"
             index = self.index(after: close)
             previous = "'"
         }
         guard out.count > String.messageLimit else { return out }
-        return String(out.prefix(String.messageLimit)) + "… (\(out.count) characters)"
+        return String(out.prefix(String.messageLimit)) + "… " + Self.characters(out.count)
+    }
+
+    /// "(10000000 characters)": how long a value or line was before it was cut.
+    private static func characters(_ count: Int) -> String {
+        // TRANSLATORS: after a value of an error message cut to its first 60 characters: how long it was.
+        trn("({count} character)", "({count} characters)", count, ["count": count])
     }
 
     /// The `'` that closes a value opened before `start`: one followed by the end, a space or punctuation.

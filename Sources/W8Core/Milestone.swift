@@ -1,4 +1,5 @@
 import Foundation
+import W8Text
 
 /// The events on the way to a goal, ranked 25 < 50 < 75 < approaching < 100 (rule 5).
 public enum MilestoneType: String, Sendable, CaseIterable, Codable, Comparable, Hashable {
@@ -26,13 +27,17 @@ public enum MilestoneType: String, Sendable, CaseIterable, Codable, Comparable, 
 
     public static func < (lhs: MilestoneType, rhs: MilestoneType) -> Bool { lhs.rank < rhs.rank }
 
+    /// The milestone's name for people, in their language: "Halfway there".
     public var displayName: String {
         switch self {
-        case .quarter: "25% progress"
-        case .half: "Halfway there"
-        case .threeQuarters: "75% progress"
-        case .complete: "Goal achieved"
-        case .approaching: "Approaching goal"
+        // TRANSLATORS: a milestone's name, in `w8 milestones` and after "Next" in `w8 status`.
+        // xgettext:no-c-format
+        case .quarter: tr("25% progress")
+        case .half: tr("Halfway there")
+        // xgettext:no-c-format
+        case .threeQuarters: tr("75% progress")
+        case .complete: tr("Goal achieved")
+        case .approaching: tr("Approaching goal")
         }
     }
 
@@ -40,7 +45,8 @@ public enum MilestoneType: String, Sendable, CaseIterable, Codable, Comparable, 
     var label: String {
         switch self {
         case .quarter, .half, .threeQuarters, .complete: "\(rawValue)%"
-        case .approaching: "close-to-goal"
+        // TRANSLATORS: the approaching milestone inside a list of milestones: "the 75% and close-to-goal milestones".
+        case .approaching: tr("close-to-goal")
         }
     }
 
@@ -48,14 +54,24 @@ public enum MilestoneType: String, Sendable, CaseIterable, Codable, Comparable, 
     public static func phrase(_ types: [MilestoneType]) -> String? {
         let labels = Set(types).sorted().map(\.label)
         guard let last = labels.last else { return nil }
-        let list = labels.count == 1 ? last : labels.dropLast().joined(separator: ", ") + " and " + last
-        return "the \(list) \(labels.count == 1 ? "milestone" : "milestones")"
+        // TRANSLATORS: between the milestones of a list but the last two: "25%, 50% and 75%".
+        let separator = tr(", ")
+        // TRANSLATORS: a list of milestones ending with the last one: {list} is "25%" or "25%, 50%", {last} "75%".
+        let list =
+            labels.count == 1
+            ? last : tr("{list} and {last}", ["list": labels.dropLast().joined(separator: separator), "last": last])
+        // TRANSLATORS: {list} names one or more milestones: "25%", "50% and 75%", "75% and close-to-goal".
+        return trn("the {list} milestone", "the {list} milestones", labels.count, ["list": list])
     }
 
     /// One sentence for the milestones reached beside the one notified: "Also reached the 50% and 75% milestones.";
     /// nil for none. `also` when it follows the notification of a higher one.
     public static func reachedSentence(_ types: [MilestoneType], also: Bool) -> String? {
-        phrase(types).map { "\(also ? "Also reached" : "Reached") \($0)." }
+        phrase(types).map {
+            // TRANSLATORS: {milestones} is "the 50% milestone" or "the 50% and 75% milestones".
+            also
+                ? tr("Also reached {milestones}.", ["milestones": $0]) : tr("Reached {milestones}.", ["milestones": $0])
+        }
     }
 }
 

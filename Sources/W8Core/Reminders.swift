@@ -1,4 +1,5 @@
 import Foundation
+import W8Text
 
 extension DesktopNotification {
     /// The stable key of a reminder: one notification per kind, replaced when it fires again.
@@ -22,18 +23,27 @@ extension DesktopNotification {
         switch kind {
         case .weighIn, .weeklySummary:
             (title, body) = (
-                "Time to weigh in",
-                "Step on the scale and log it with 'w8 add'. A daily weigh-in makes your trend clear."
+                // TRANSLATORS: reminder notifications: a short title (at most 50 characters) and a body (at most 150).
+                tr("Time to weigh in"),
+                // TRANSLATORS: keep 'w8 add' as written: it is the command.
+                tr("Step on the scale and log it with 'w8 add'. A daily weigh-in makes your trend clear.")
             )
         case .streak:
             (title, body) = (
-                "Keep your \(streakDays)-day streak going",
-                "No weigh-in yet today. Log one before midnight to keep your streak."
+                // TRANSLATORS: a notification's title; {count} is the days in a row with a weigh-in, 2 or more.
+                trn(
+                    "Keep your {count}-day streak going", "Keep your {count}-day streak going", streakDays,
+                    ["count": streakDays]),
+                tr("No weigh-in yet today. Log one before midnight to keep your streak.")
             )
-        case .meal(let meal):
-            (title, body) = ("\(meal.rawValue.capitalized) time", "Time for \(meal.rawValue). Enjoy a good meal!")
+        case .meal(.breakfast):
+            (title, body) = (tr("Breakfast time"), tr("Time for breakfast. Enjoy a good meal!"))
+        case .meal(.lunch):
+            (title, body) = (tr("Lunch time"), tr("Time for lunch. Enjoy a good meal!"))
+        case .meal(.dinner):
+            (title, body) = (tr("Dinner time"), tr("Time for dinner. Enjoy a good meal!"))
         case .hydration:
-            (title, body) = ("Drink some water", "A glass of water now helps you stay on track.")
+            (title, body) = (tr("Drink some water"), tr("A glass of water now helps you stay on track."))
         }
         let actions = intake.map { intake in ReminderAction.actions(for: kind).map { $0.action(intake) } } ?? []
         return DesktopNotification(
@@ -63,12 +73,13 @@ public enum ReminderAction: String, Sendable, CaseIterable {
 
     /// The button, labelled with the configured sizes: "+1 cup (250 ml)".
     public func action(_ intake: IntakeSettings) -> NotificationAction {
+        // TRANSLATORS: buttons on a reminder notification: keep them short. {ml} is a whole number of millilitres.
         let label =
             switch self {
-            case .cup: "+1 cup (\(intake.cup) ml)"
-            case .bottle: "+1 bottle (\(intake.bottle) ml)"
-            case .ate: "I ate"
-            case .snooze: "In 15 minutes"
+            case .cup: tr("+1 cup ({ml} ml)", ["ml": intake.cup])
+            case .bottle: tr("+1 bottle ({ml} ml)", ["ml": intake.bottle])
+            case .ate: tr("I ate")
+            case .snooze: tr("In 15 minutes")
             }
         return NotificationAction(id: rawValue, label: label)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import W8Text
 
 /// A day of the week, written as in the config file (`sun`…`sat`).
 public enum Weekday: String, Sendable, CaseIterable, Codable {
@@ -159,7 +160,8 @@ public enum SettingKey: String, Sendable, CaseIterable {
         switch self {
         case .unit:
             .choice(
-                "preferred unit for all math and messages: lb or kg", expected: "lb or kg",
+                // TRANSLATORS: what a setting accepts, after "expected": keep lb, kg, ml, oz and the days as written.
+                "preferred unit for all math and messages: lb or kg", expected: tr("lb or kg"),
                 get: { $0.unit.rawValue },
                 set: { settings, text in
                     guard let unit = WeightUnit(rawValue: text.lowercased()) else { return false }
@@ -176,7 +178,8 @@ public enum SettingKey: String, Sendable, CaseIterable {
         case .summaryDay:
             .choice(
                 "day of the weekly summary: sun, mon, tue, wed, thu, fri or sat",
-                expected: "sun, mon, tue, wed, thu, fri or sat", get: { $0.summary.day.rawValue },
+                // TRANSLATORS: keep sun, mon, tue, wed, thu, fri and sat as written: people type them.
+                expected: tr("sun, mon, tue, wed, thu, fri or sat"), get: { $0.summary.day.rawValue },
                 set: { settings, text in
                     let text = text.lowercased()
                     guard let day = Weekday(rawValue: String(text.prefix(3))), Weekday.fullNames[day]!.hasPrefix(text)
@@ -187,7 +190,7 @@ public enum SettingKey: String, Sendable, CaseIterable {
         case .summaryHour:
             .integer(
                 "hour of the weekly summary, local time: 0 to 23", \.summary.hour, 0...23,
-                expected: "a whole hour from 0 to 23")
+                expected: tr("a whole hour from 0 to 23"))
         case .weighIn: .bool("daily weigh-in reminder, skipped once you have logged that day", \.reminders.weighIn)
         case .weighInTime: .time("time of the weigh-in reminder, HH:MM", \.reminders.weighInTime)
         case .streak: .bool("evening warning when your streak of daily weigh-ins is at risk", \.reminders.streak)
@@ -195,7 +198,7 @@ public enum SettingKey: String, Sendable, CaseIterable {
         case .streakDays:
             .integer(
                 "days in a row that make a streak: 2 to 60", \.reminders.streakDays, 2...60,
-                expected: "a whole number from 2 to 60")
+                expected: tr("a whole number from 2 to 60"))
         case .breakfast: Self.mealSwitch(.breakfast)
         case .breakfastTime: Self.mealTime(.breakfast)
         case .lunch: Self.mealSwitch(.lunch)
@@ -206,49 +209,51 @@ public enum SettingKey: String, Sendable, CaseIterable {
         case .hydrationInterval:
             .integer(
                 "minutes between drink-water reminders: 15 to 720", \.reminders.hydrationInterval, 15...720,
-                expected: "whole minutes from 15 to 720")
+                expected: tr("whole minutes from 15 to 720"))
         case .quietHoursEnabled: .bool("keep reminders silent during quiet hours", \.quietHours.enabled)
         case .quietHoursStart: .time("start of quiet hours, HH:MM", \.quietHours.start)
         case .quietHoursEnd: .time("end of quiet hours, HH:MM", \.quietHours.end)
         case .widgetSignal:
             .integer(
                 "refresh waybar on every change with SIGRTMIN+N (its module's signal = N): 1 to 30, 0 = off",
-                \.widgetSignal, Settings.widgetSignalRange, expected: "a whole number from 0 (off) to 30")
+                \.widgetSignal, Settings.widgetSignalRange, expected: tr("a whole number from 0 (off) to 30"))
         case .waterGoal:
             .integer(
                 "daily water goal in ml: 0 (off) to 20000", \.intake.waterGoal, 0...20_000,
-                expected: "whole millilitres from 0 (off) to 20000")
+                expected: tr("whole millilitres from 0 (off) to 20000"))
         case .beverageGoal:
             .integer(
                 "daily goal for other drinks in ml: 0 (off) to 20000", \.intake.beverageGoal, 0...20_000,
-                expected: "whole millilitres from 0 (off) to 20000")
+                expected: tr("whole millilitres from 0 (off) to 20000"))
         case .mealGoal:
-            .integer("meals a day: 0 (off) to 10", \.intake.mealGoal, 0...10, expected: "a whole number from 0 to 10")
+            .integer(
+                "meals a day: 0 (off) to 10", \.intake.mealGoal, 0...10, expected: tr("a whole number from 0 to 10"))
         case .snackGoal:
-            .integer("snacks a day: 0 (off) to 20", \.intake.snackGoal, 0...20, expected: "a whole number from 0 to 20")
+            .integer(
+                "snacks a day: 0 (off) to 20", \.intake.snackGoal, 0...20, expected: tr("a whole number from 0 to 20"))
         case .calorieGoal:
             .integer(
                 "daily calorie goal in kcal: 0 (off) to 20000", \.intake.calorieGoal, 0...20_000,
-                expected: "whole kcal from 0 (off) to 20000")
+                expected: tr("whole kcal from 0 (off) to 20000"))
         case .cupSize:
             .integer(
                 "ml in a cup: 1 to 5000", \.intake.cup, 1...IntakeSettings.maxDrink,
-                expected: "whole millilitres from 1 to 5000")
+                expected: tr("whole millilitres from 1 to 5000"))
         case .bottleSize:
             .integer(
                 "ml in a bottle: 1 to 5000", \.intake.bottle, 1...IntakeSettings.maxDrink,
-                expected: "whole millilitres from 1 to 5000")
+                expected: tr("whole millilitres from 1 to 5000"))
         case .mealCalories:
             .integer(
                 "kcal a meal counts without --calories: 0 (none) to 10000", \.intake.mealCalories,
-                0...IntakeSettings.maxCalories, expected: "whole kcal from 0 to 10000")
+                0...IntakeSettings.maxCalories, expected: tr("whole kcal from 0 to 10000"))
         case .snackCalories:
             .integer(
                 "kcal a snack counts without --calories: 0 (none) to 10000", \.intake.snackCalories,
-                0...IntakeSettings.maxCalories, expected: "whole kcal from 0 to 10000")
+                0...IntakeSettings.maxCalories, expected: tr("whole kcal from 0 to 10000"))
         case .volumeUnit:
             .choice(
-                "how volumes are shown: ml or oz (US fluid ounces)", expected: "ml or oz",
+                "how volumes are shown: ml or oz (US fluid ounces)", expected: tr("ml or oz"),
                 get: { $0.intake.volumeUnit.rawValue },
                 set: { settings, text in
                     guard let unit = VolumeUnit(rawValue: text.lowercased()) else { return false }
@@ -258,7 +263,7 @@ public enum SettingKey: String, Sendable, CaseIterable {
         case .stepGoal:
             .integer(
                 "daily step goal: 0 (off) to 100000", \.stepGoal, 0...ActivityDay.maxStepGoal,
-                expected: "whole steps from 0 (off) to 100000")
+                expected: tr("whole steps from 0 (off) to 100000"))
         }
     }
 
@@ -272,7 +277,7 @@ public enum SettingKey: String, Sendable, CaseIterable {
 
     public var help: String { descriptor.help }
 
-    var expected: String { descriptor.expected }
+    var expected: String { descriptor.expectedText() }
 
     public func value(in settings: Settings) -> SettingValue { descriptor.get(settings) }
 
@@ -285,7 +290,7 @@ public enum SettingKey: String, Sendable, CaseIterable {
 
     /// Parses a value typed on the command line (`w8 config KEY VALUE`) into the key's type.
     public func parse(_ text: String) throws -> SettingValue {
-        let invalid = W8CoreError.invalidSettingValue(key: rawValue, value: text, expected: expected)
+        var invalid: W8CoreError { .invalidSettingValue(key: rawValue, value: text, expected: expected) }
         switch value(in: Settings()) {
         case .bool:
             switch text.lowercased() {
@@ -312,8 +317,9 @@ extension Weekday {
 /// One row of the settings table: what a key means, what it accepts, and how it reads and writes `Settings`.
 public struct SettingDescriptor: Sendable {
     public let help: String
-    /// What a valid value looks like, for the error that refuses another.
-    public let expected: String
+    /// What a valid value looks like, for the error that refuses another: translated only then, so that reading
+    /// the config file loads no catalog.
+    let expectedText: @Sendable () -> String
     let get: @Sendable (Settings) -> SettingValue
     /// Stores the value if it has the key's type and range; false otherwise, and `settings` is left as it was.
     let set: @Sendable (inout Settings, SettingValue) -> Bool
@@ -321,7 +327,8 @@ public struct SettingDescriptor: Sendable {
     /// `true` or `false`.
     static func bool(_ help: String, _ path: WritableKeyPath<Settings, Bool> & Sendable) -> SettingDescriptor {
         SettingDescriptor(
-            help: help, expected: "true or false", get: { .bool($0[keyPath: path]) },
+            // TRANSLATORS: what a setting accepts, after "expected": keep true and false as written.
+            help: help, expectedText: { tr("true or false") }, get: { .bool($0[keyPath: path]) },
             set: { settings, value in
                 guard case .bool(let flag) = value else { return false }
                 settings[keyPath: path] = flag
@@ -331,10 +338,11 @@ public struct SettingDescriptor: Sendable {
 
     /// A whole number within `range`.
     static func integer(
-        _ help: String, _ path: WritableKeyPath<Settings, Int> & Sendable, _ range: ClosedRange<Int>, expected: String
+        _ help: String, _ path: WritableKeyPath<Settings, Int> & Sendable, _ range: ClosedRange<Int>,
+        expected: @autoclosure @escaping @Sendable () -> String
     ) -> SettingDescriptor {
         SettingDescriptor(
-            help: help, expected: expected, get: { .integer($0[keyPath: path]) },
+            help: help, expectedText: expected, get: { .integer($0[keyPath: path]) },
             set: { settings, value in
                 guard case .integer(let number) = value, range.contains(number) else { return false }
                 settings[keyPath: path] = number
@@ -345,7 +353,8 @@ public struct SettingDescriptor: Sendable {
     /// A local time, `HH:MM`.
     static func time(_ help: String, _ path: WritableKeyPath<Settings, LocalTime> & Sendable) -> SettingDescriptor {
         SettingDescriptor(
-            help: help, expected: "a time HH:MM", get: { .string($0[keyPath: path].description) },
+            // TRANSLATORS: what a setting accepts, after "expected": keep HH:MM as written.
+            help: help, expectedText: { tr("a time HH:MM") }, get: { .string($0[keyPath: path].description) },
             set: { settings, value in
                 guard case .string(let text) = value, let time = LocalTime(text) else { return false }
                 settings[keyPath: path] = time
@@ -355,11 +364,12 @@ public struct SettingDescriptor: Sendable {
 
     /// A word from a closed set, checked by `set`.
     static func choice(
-        _ help: String, expected: String, get: @escaping @Sendable (Settings) -> String,
+        _ help: String, expected: @autoclosure @escaping @Sendable () -> String,
+        get: @escaping @Sendable (Settings) -> String,
         set: @escaping @Sendable (inout Settings, String) -> Bool
     ) -> SettingDescriptor {
         SettingDescriptor(
-            help: help, expected: expected, get: { .string(get($0)) },
+            help: help, expectedText: expected, get: { .string(get($0)) },
             set: { settings, value in
                 guard case .string(let text) = value else { return false }
                 return set(&settings, text)

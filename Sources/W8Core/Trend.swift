@@ -1,4 +1,5 @@
 import Foundation
+import W8Text
 
 /// One local calendar day of the trend: the day's earliest weight and the smoothed trend weight after it, both in
 /// the preferred unit. Shared by the trend analysis, the terminal chart and the chart image.
@@ -162,11 +163,15 @@ extension TrendAnalysis {
     /// "Trend 176.2 lb, down 1.3 lb a week.", or nil without entries; the rate only where it is not withheld.
     public var summaryLine: String? {
         guard let trendWeight else { return nil }
-        let trend = "Trend \(Weight(trendWeight, unit).formatted)"
-        guard let weeklyRate else { return trend + "." }
-        let direction = abs(weeklyRate) < 0.05 ? "steady" : weeklyRate < 0 ? "down" : "up"
-        return direction == "steady"
-            ? trend + ", steady." : trend + ", \(direction) \(Weight(abs(weeklyRate), unit).formatted) a week."
+        let values: KeyValuePairs<String, any CustomStringConvertible> = [
+            "weight": Weight(trendWeight, unit).formatted, "rate": Weight(abs(weeklyRate ?? 0), unit).formatted,
+        ]
+        // TRANSLATORS: a sentence of the weekly summary: {weight} is the trend weight, {rate} the weekly change, each
+        // with its unit ("176.2 lb").
+        guard let weeklyRate else { return tr("Trend {weight}.", values) }
+        if abs(weeklyRate) < 0.05 { return tr("Trend {weight}, steady.", values) }
+        return weeklyRate < 0
+            ? tr("Trend {weight}, down {rate} a week.", values) : tr("Trend {weight}, up {rate} a week.", values)
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import W8Text
 
 /// The 7-day direction of weight (`004_*`): stable under 0.5 units, unknown with fewer than 2 entries.
 public enum WeightTrend: String, Sendable, Codable {
@@ -56,30 +57,46 @@ public struct WeeklySummary: Sendable, Equatable {
     /// The notification: a summary with entries, or a gentle reminder without (US3-2).
     public var notification: DesktopNotification {
         func w(_ v: Double) -> String { Weight(v, unit).formatted }
-        let dailyLine = (intake.map { " " + $0.sentence } ?? "") + (averageSteps.map { " Steps: \($0) a day." } ?? "")
+        // TRANSLATORS: a sentence of the weekly summary notification (and `w8 summary`); {steps} is a whole number.
+        let stepsLine = averageSteps.map { " " + tr("Steps: {steps} a day.", ["steps": $0]) } ?? ""
+        let dailyLine = (intake.map { " " + $0.sentence } ?? "") + stepsLine
         guard let latest else {
             return DesktopNotification(
-                key: "summary", title: "Time for a weigh-in?",
-                body: "No weigh-ins this week. A quick one today keeps your progress on track." + dailyLine,
+                // TRANSLATORS: the weekly summary notification when the week has no weigh-in: its title, its body.
+                key: "summary", title: tr("Time for a weigh-in?"),
+                body: tr("No weigh-ins this week. A quick one today keeps your progress on track.") + dailyLine,
                 category: .summary)
         }
         let current = latest.weight.value(in: unit)
         let title: String
         switch (trend, change) {
-        case (.down, let c?): title = "Your week: down \(w(abs(c)))"
-        case (.up, let c?): title = "Your week: up \(w(abs(c)))"
-        case (.stable, _): title = "Your week: steady at \(w(current))"
-        default: title = "Your week: \(w(current))"
+        // TRANSLATORS: the title of the weekly summary notification (at most 50 characters); {weight} is a weight
+        // with its unit: the week's change, or the latest weight.
+        case (.down, let c?): title = tr("Your week: down {weight}", ["weight": w(abs(c))])
+        case (.up, let c?): title = tr("Your week: up {weight}", ["weight": w(abs(c))])
+        case (.stable, _): title = tr("Your week: steady at {weight}", ["weight": w(current)])
+        default: title = tr("Your week: {weight}", ["weight": w(current)])
         }
-        let count = entries.count == 1 ? "1 weigh-in" : "\(entries.count) weigh-ins"
-        var body = "\(count), latest \(w(current))."
+        var body = trn(
+            // TRANSLATORS: the first sentence of the weekly summary; {weight} is the latest weight with its unit.
+            "{count} weigh-in, latest {weight}.", "{count} weigh-ins, latest {weight}.", entries.count,
+            ["count": entries.count, "weight": w(current)])
         if let progress, let percent = progress.percent {
+            let percentText = Localization.localDecimal(GoalProgress.shown(max(percent, 0)))
             body +=
-                progress.reaches(.complete)
-                ? " Goal of \(w(progress.goal)) reached. Well done!"
-                : " \(GoalProgress.shown(max(percent, 0)))% of the way to \(w(progress.goal)), \(w(progress.distanceToGoal)) to go."
+                " "
+                + (progress.reaches(.complete)
+                    // TRANSLATORS: {goal} is the goal weight with its unit.
+                    ? tr("Goal of {goal} reached. Well done!", ["goal": w(progress.goal)])
+                    : tr(
+                        // TRANSLATORS: {percent} has one decimal ("25.6"), {goal} is the goal weight, {distance} what
+                        // is left to it, each with its unit.
+                        // xgettext:no-c-format
+                        "{percent}% of the way to {goal}, {distance} to go.",
+                        ["percent": percentText, "goal": w(progress.goal), "distance": w(progress.distanceToGoal)]))
         } else {
-            body += " Set a goal with 'w8 goal' to see your progress."
+            // TRANSLATORS: keep 'w8 goal' as written: it is the command.
+            body += " " + tr("Set a goal with 'w8 goal' to see your progress.")
         }
         if let line = trendAnalysis?.summaryLine { body += " " + line }
         body += dailyLine
@@ -112,6 +129,10 @@ public struct WeekIntake: Sendable, Equatable {
     /// "Daily average: 1071 ml water, 2.4 meals."
     public var sentence: String {
         let water = volumeUnit.format(millilitres: Int(averageWaterPerDay.rounded()))
-        return "Daily average: \(water) water, \(averageMealsPerDay.oneDecimalText) meals."
+        return tr(
+            // TRANSLATORS: a sentence of the weekly summary: {water} is a volume with its unit ("1071 ml"), {meals}
+            // a number with one decimal ("2.4").
+            "Daily average: {water} water, {meals} meals.",
+            ["water": water, "meals": averageMealsPerDay.localDecimalText])
     }
 }

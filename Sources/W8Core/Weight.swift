@@ -39,6 +39,9 @@ public struct Weight: Sendable, Equatable, Hashable, Codable {
 
     public func converted(to target: WeightUnit) -> Weight { Weight(value(in: target), target) }
 
-    /// "182.4 lb": one decimal, in the weight's own unit.
-    public var formatted: String { "\(value.oneDecimalText) \(unit.rawValue)" }
+    /// "182.4 lb" ("82,5 kg" in German): one decimal, in the weight's own unit, for people.
+    public var formatted: String { formatted(for: .person) }
+
+    /// "182.4 lb", with the point a machine format keeps whatever the locale, or for people as `formatted`.
+    public func formatted(for audience: Audience) -> String { "\(audience.decimal(value)) \(unit.rawValue)" }
 }

@@ -1,7 +1,8 @@
 import Foundation
 
 /// The status-bar glance: the iOS widget's `WeightWidgetEntry` (`004_*`) plus the goal progress, in the
-/// preferred unit.
+/// preferred unit. Its text and tooltip are a machine format (`w8 widget`, waybar's JSON): English, with a point,
+/// whatever the locale.
 public struct WidgetEntry: Sendable, Equatable {
     /// When the entry was made (WidgetKit's timeline date).
     public var date: Date
@@ -49,7 +50,7 @@ public struct WidgetEntry: Sendable, Equatable {
     /// "Water 750 of 2000 ml today (37%)", when a water goal is set or water was logged today.
     public var waterLine: String? {
         guard let intake, intake.goals.waterGoal > 0 || intake.water > 0 else { return nil }
-        return intake.waterLine
+        return intake.waterLine(for: .machine)
     }
 
     /// "Steps 6000 of 8000 today (75%)", when a step goal is set.
@@ -80,7 +81,7 @@ public struct WidgetEntry: Sendable, Equatable {
     /// One short line: "175.0 lb ↓ 25.6%", "175.0 lb ↓" without a goal, or "no weigh-ins yet".
     public var text: String {
         guard let currentWeight else { return WidgetEntry.emptyText }
-        var parts = [Weight(currentWeight, unit).formatted]
+        var parts = [Weight(currentWeight, unit).formatted(for: .machine)]
         if let arrow { parts.append(arrow) }
         if let progressPercent { parts.append("\(GoalProgress.shown(progressPercent))%") }
         return parts.joined(separator: " ")
@@ -95,14 +96,14 @@ public struct WidgetEntry: Sendable, Equatable {
                 + [waterLine, stepsLine].compactMap { $0 })
                 .joined(separator: "\n")
         }
-        var lines = ["W8Trackr: \(Weight(currentWeight, unit).formatted) on \(formatDate(entryDate))"]
+        var lines = ["W8Trackr: \(Weight(currentWeight, unit).formatted(for: .machine)) on \(formatDate(entryDate))"]
         switch trend {
         case .unknown: lines.append("7-day trend: not enough weigh-ins")
         default: lines.append("7-day trend: \(trend.rawValue)")
         }
         if let goalWeight {
             let progress = progressPercent.map { "\(GoalProgress.shown($0))%" } ?? "at the goal"
-            lines.append("Goal \(Weight(goalWeight, unit).formatted): \(progress)")
+            lines.append("Goal \(Weight(goalWeight, unit).formatted(for: .machine)): \(progress)")
         }
         if let waterLine { lines.append(waterLine) }
         if let stepsLine { lines.append(stepsLine) }

@@ -1,6 +1,7 @@
 import CLibnotify
 import Foundation
 import W8Core
+import W8Text
 
 // The small layer through which every call into GLib, GDBus and libnotify goes.
 // Everything here runs on the libnotify thread only (see `LibnotifyThread`).
@@ -171,6 +172,7 @@ struct LibnotifyContext {
             timeoutMilliseconds, nil, &error)
         if let reply { g_variant_unref(reply) }
         if let error { return GLibError(taking: error).libnotifyError }
-        return .serverError("the server answered GetServerInformation, but libnotify could not read it")
+        // TRANSLATORS: after "the notification server refused the notification: "; keep GetServerInformation.
+        return .serverError(tr("the server answered GetServerInformation, but libnotify could not read it"))
     }
 }

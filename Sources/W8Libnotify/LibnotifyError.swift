@@ -1,4 +1,5 @@
 import Foundation
+import W8Text
 
 /// Why a desktop notification could not be shown or closed.
 public enum LibnotifyError: Error, LocalizedError, Equatable, Sendable {
@@ -18,20 +19,34 @@ public enum LibnotifyError: Error, LocalizedError, Equatable, Sendable {
     public var errorDescription: String? {
         switch self {
         case .noSessionBus(let detail):
-            "no D-Bus session bus (\(detail)); run w8 inside a desktop session or set DBUS_SESSION_BUS_ADDRESS"
+            // TRANSLATORS: errors of posting a notification, printed after "w8: " and in `w8 doctor`; {detail} is
+            // D-Bus's or GLib's, in English. Keep DBUS_SESSION_BUS_ADDRESS as written.
+            tr(
+                "no D-Bus session bus ({detail}); run w8 inside a desktop session or set DBUS_SESSION_BUS_ADDRESS",
+                ["detail": detail])
         case .noNotificationServer(let detail):
-            "no notification server installed (\(detail)); install one, such as dunst or mako, or start your desktop's"
+            // TRANSLATORS: {detail} is D-Bus's, in English; dunst and mako are programs.
+            tr(
+                "no notification server installed ({detail}); install one, such as dunst or mako, or start your desktop's",
+                ["detail": detail])
         case .serverFailedToStart(let failure):
             failure.description
         case .serverError(let detail):
-            "the notification server refused the notification: \(detail)"
+            // TRANSLATORS: {detail} is the server's or libnotify's, in English.
+            tr("the notification server refused the notification: {detail}", ["detail": detail])
         case .timedOut(let seconds):
-            // In English whatever LANG says, as every message of w8: "2.5 s", never "2,5 s".
-            "the notification server did not answer within "
-                + "\(seconds.formatted(.number.precision(.fractionLength(0...1)).locale(Locale(identifier: "en_US_POSIX")))) s; "
-                + "it may be hung, try restarting it"
+            // The seconds to one decimal at most, "2.5", in the locale's way ("2,5" in German).
+            tr(
+                // TRANSLATORS: {seconds} is a number of seconds, "25" or "2.5".
+                "the notification server did not answer within {seconds} s; it may be hung, try restarting it",
+                [
+                    "seconds": Localization.localDecimal(
+                        seconds.formatted(
+                            .number.precision(.fractionLength(0...1)).locale(Locale(identifier: "en_US_POSIX"))))
+                ])
         case .libraryUnavailable(let detail):
-            "libnotify cannot be loaded: \(detail)"
+            // TRANSLATORS: {detail} is the dynamic loader's, in English.
+            tr("libnotify cannot be loaded: {detail}", ["detail": detail])
         }
     }
 
@@ -39,7 +54,8 @@ public enum LibnotifyError: Error, LocalizedError, Equatable, Sendable {
     /// a missing bus is explained by it.
     func onBus(_ address: String?) -> LibnotifyError {
         guard case .noSessionBus = self, address == nil else { return self }
-        return .noSessionBus("DBUS_SESSION_BUS_ADDRESS is unset")
+        // TRANSLATORS: inside "no D-Bus session bus (...)"; keep DBUS_SESSION_BUS_ADDRESS as written.
+        return .noSessionBus(tr("DBUS_SESSION_BUS_ADDRESS is unset"))
     }
 
     /// How `w8 doctor` names this failure in its report and its JSON.
@@ -86,22 +102,38 @@ public struct ServerStartFailure: Sendable, Equatable, CustomStringConvertible {
     public var serverName: String? {
         let names = services.map(\.name)
         guard let last = names.last else { return nil }
-        return names.count == 1 ? last : names.dropLast().joined(separator: ", ") + " or " + last
+        guard names.count > 1 else { return last }
+        // TRANSLATORS: between the names of notification servers but the last two: "mako, dunst or xfce4-notifyd".
+        let separator = tr(", ")
+        // TRANSLATORS: notification servers, one of which failed to start: {list} is "mako" or "mako, dunst", {last}
+        // "xfce4-notifyd".
+        return tr("{list} or {last}", ["list": names.dropLast().joined(separator: separator), "last": last])
     }
 
     public var description: String {
-        let named = serverName.map { " (\($0))" } ?? ""
         let hint: String
         if services.count > 1 {
-            hint = "run the one your desktop uses in a terminal to see why"
+            // TRANSLATORS: after why a notification server failed to start: what to do next.
+            hint = tr("run the one your desktop uses in a terminal to see why")
+        } else if throughSystemd, let unit = services.first?.systemdUnit {
+            // TRANSLATORS: {unit} is a systemd unit; keep the command as written.
+            hint = tr("see 'systemctl --user status {unit}'", ["unit": unit])
         } else if throughSystemd {
-            hint =
-                services.first?.systemdUnit.map { "see 'systemctl --user status \($0)'" }
-                ?? "see 'journalctl --user -e'"
+            hint = tr("see 'journalctl --user -e'")
+        } else if let program = services.first?.executable {
+            // TRANSLATORS: {program} is the notification server's program; keep the quotes.
+            hint = tr("run '{program}' in a terminal to see why", ["program": program])
         } else {
-            hint =
-                services.first.map { "run '\($0.executable)' in a terminal to see why" } ?? "see the session bus's log"
+            hint = tr("see the session bus's log")
         }
-        return "the notification server\(named) failed to start (\(detail)); \(hint)"
+        guard let name = serverName else {
+            // TRANSLATORS: {detail} is D-Bus's, in English; {hint} says what to do ("see 'journalctl --user -e'").
+            return tr("the notification server failed to start ({detail}); {hint}", ["detail": detail, "hint": hint])
+        }
+        // TRANSLATORS: {name} names the server or servers ("dunst", "mako or dunst"); {detail} is D-Bus's, in
+        // English; {hint} says what to do.
+        return tr(
+            "the notification server ({name}) failed to start ({detail}); {hint}",
+            ["name": name, "detail": detail, "hint": hint])
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import W8App
 import W8Chart
 import W8Core
+import W8Text
 
 extension Runtime {
     /// Whether `path` names a chart image w8 can write (`.png` or `.svg`).
@@ -14,7 +15,8 @@ extension Runtime {
             canWrite: isChartImagePath,
             write: { picture, sparkline, path in
                 guard let format = ChartImageFormat(path: path) else {
-                    throw AppError.cannotWrite("\(path): a chart is written as a .png or .svg file")
+                    // TRANSLATORS: an error, after "w8: "; {path} is the file asked for. Keep .png and .svg.
+                    throw AppError.cannotWrite(tr("{path}: a chart is written as a .png or .svg file", ["path": path]))
                 }
                 let image = ChartImage(picture, style: sparkline ? .sparkline : .full)
                 do {

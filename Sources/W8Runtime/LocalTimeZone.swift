@@ -1,4 +1,5 @@
 import Foundation
+import W8Text
 
 #if canImport(Glibc)
     import Glibc
@@ -29,7 +30,8 @@ enum LocalTimeZone {
             return (zone, nil)
         }
         guard !tz.hasPrefix(":"), isPOSIX(tz) else {
-            return (utc, "TZ '\(tz)' names no time zone; times are shown in UTC, as glibc shows them")
+            // TRANSLATORS: a warning, after "w8: "; {tz} is the TZ variable's value. Keep TZ, UTC and glibc.
+            return (utc, tr("TZ '{tz}' names no time zone; times are shown in UTC, as glibc shows them", ["tz": tz]))
         }
         // A POSIX string ("UTC+14", "<+1345>-13:45", "EST5EDT,M3.2.0,M11.1.0"): glibc's own offsets.
         let offsetNow = glibcOffset(at: now)
@@ -38,8 +40,10 @@ enum LocalTimeZone {
         if offsets.allSatisfy({ $0 == offsetNow }) { return (zone, nil) }
         return (
             zone,
-            "TZ '\(tz)' changes for daylight saving by rules w8 cannot follow: every time is shown at its offset now"
-                + " (\(zone.identifier))"
+            tr(
+                // TRANSLATORS: a warning, after "w8: "; {tz} is the TZ variable's value, {zone} a fixed offset ("GMT+0100").
+                "TZ '{tz}' changes for daylight saving by rules w8 cannot follow: every time is shown at its offset now ({zone})",
+                ["tz": tz, "zone": zone.identifier])
         )
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import W8System
+import W8Text
 
 #if canImport(Glibc)
     import Glibc
@@ -129,9 +130,13 @@ enum PrivateFiles {
             candidate = (candidate as NSString).deletingLastPathComponent
         }
         guard !candidate.isEmpty, info.st_uid != geteuid() else {
-            return candidate.isEmpty ? "" : " (\(candidate) has mode \(String(info.st_mode & 0o777, radix: 8)))"
+            guard !candidate.isEmpty else { return "" }
+            let mode = String(info.st_mode & 0o777, radix: 8)
+            // TRANSLATORS: after why a file cannot be written: {path} is a directory, {mode} its octal mode ("555").
+            return " " + tr("({path} has mode {mode})", ["path": candidate, "mode": mode])
         }
         let name = getpwuid(info.st_uid).map { String(cString: $0.pointee.pw_name) } ?? "uid \(info.st_uid)"
-        return "; \(candidate) belongs to \(name), not to the user running w8"
+        // TRANSLATORS: after why a file cannot be written: {path} is a file or directory, {user} a user name ("root").
+        return "; " + tr("{path} belongs to {user}, not to the user running w8", ["path": candidate, "user": name])
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import W8System
+import W8Text
 
 #if canImport(Glibc)
     import Glibc
@@ -34,7 +35,9 @@ enum ReadOnlyDatabase {
     static func problem(directory: String) -> String? {
         guard access(directory, F_OK) == 0, access(directory, W_OK) != 0 else { return nil }
         let reason = Errno.current
-        return "cannot be written (\(reason)): w8 can show and export the data but not record anything"
+        // TRANSLATORS: in `w8 doctor`, after the data directory's path; {reason} is the system's ("Permission denied").
+        return tr(
+            "cannot be written ({reason}): w8 can show and export the data but not record anything", ["reason": reason])
     }
 
     /// A read-only connection to `path`, after the same refusals as `open(at:)` (a symlink or a device there).

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import W8Core
 import W8System
+import W8Text
 
 /// What can go wrong with the database, in words a person can act on.
 public enum StoreError: ReportableError, Equatable {
@@ -20,25 +21,37 @@ public enum StoreError: ReportableError, Equatable {
     public var errorDescription: String? {
         switch self {
         case .newerSchema(let path):
-            "database \(path) was written by a newer version of w8; upgrade w8 (the file was left untouched)"
+            // TRANSLATORS: errors of the database, printed after "w8: "; {path} is a file or directory.
+            tr(
+                "database {path} was written by a newer version of w8; upgrade w8 (the file was left untouched)",
+                ["path": path])
         case .cannotCreate(let path, let reason):
-            "cannot write \(path): \(reason)"
+            // TRANSLATORS: {reason} says why: "Permission denied", "it or its directory is read-only".
+            tr("cannot write {path}: {reason}", ["path": path, "reason": reason])
         case .notRegular(let path, .symlink):
-            "the database \(path) is a symbolic link; w8 opens only a regular file there"
+            tr("the database {path} is a symbolic link; w8 opens only a regular file there", ["path": path])
         case .notRegular(let path, .notRegular):
-            "the database \(path) is not a regular file; w8 leaves it alone (move it away)"
+            tr("the database {path} is not a regular file; w8 leaves it alone (move it away)", ["path": path])
         case .notRegular(let path, .notDirectory):
-            "the data directory \(path) is not a directory; w8 leaves it alone (move it away)"
+            tr("the data directory {path} is not a directory; w8 leaves it alone (move it away)", ["path": path])
         case .database(let path, let message):
-            "database \(path): \(message)"
+            // TRANSLATORS: {message} is SQLite's, in English.
+            tr("database {path}: {message}", ["path": path, "message": message])
         case .damaged(let path, let detail):
-            "database \(path) is damaged (\(detail)); it was left untouched: 'w8 doctor' says what to do"
+            // TRANSLATORS: {detail} is SQLite's, in English; keep 'w8 doctor' as written: it is the command.
+            tr(
+                "database {path} is damaged ({detail}); it was left untouched: 'w8 doctor' says what to do",
+                ["path": path, "detail": detail])
         case .diskFull(let path):
-            "cannot write the database \(path): the disk is full; free some space and try again (nothing was written)"
+            tr(
+                "cannot write the database {path}: the disk is full; free some space and try again (nothing was written)",
+                ["path": path])
         case .entryNotFound(let id):
-            "no entry with id \(id); 'w8 log' lists the ids"
+            // TRANSLATORS: {id} is a number; keep 'w8 log' as written: it is the command.
+            tr("no entry with id {id}; 'w8 log' lists the ids", ["id": id])
         case .intakeNotFound(let id):
-            "no intake event with id \(id); 'w8 intake' lists the ids"
+            // TRANSLATORS: {id} is a number; keep 'w8 intake' as written: it is the command.
+            tr("no intake event with id {id}; 'w8 intake' lists the ids", ["id": id])
         }
     }
 
@@ -70,11 +83,14 @@ extension StoreError {
             // SQLite writes beside the file too (its -wal and -shm files): name the directory's owner or mode.
             let directory = (path as NSString).deletingLastPathComponent
             if access(directory.isEmpty ? "." : directory, W_OK) != 0, errno == EROFS {
-                self = .cannotCreate(path: path, reason: "its file system is mounted read-only (nothing was written)")
+                // TRANSLATORS: why the database cannot be written, after "cannot write PATH: ".
+                self = .cannotCreate(
+                    path: path, reason: tr("its file system is mounted read-only (nothing was written)"))
                 return
             }
             let why = PrivateFiles.owner(of: directory, after: Errno(rawValue: EACCES))
-            self = .cannotCreate(path: path, reason: "it or its directory is read-only" + why)
+            // TRANSLATORS: why the database cannot be written, after "cannot write PATH: ".
+            self = .cannotCreate(path: path, reason: tr("it or its directory is read-only") + why)
         default: self = .database(path: path, message: message)
         }
     }

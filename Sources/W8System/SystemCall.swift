@@ -1,5 +1,6 @@
 import Foundation
 import SystemPackage
+import W8Text
 
 #if canImport(Glibc)
     import Glibc
@@ -56,7 +57,15 @@ public struct SystemCallError: Error, Hashable, Sendable, CustomStringConvertibl
 
     /// "open('/data/w8.sqlite') failed: Permission denied (errno 13)".
     public var description: String {
-        "\(call)\(path.map { "('\($0)')" } ?? "") failed: \(reason) (errno \(errno.rawValue))"
+        guard let path else {
+            // TRANSLATORS: {call} is a C function ("open"); {reason} is the system's (strerror: "Permission denied").
+            return tr(
+                "{call} failed: {reason} (errno {errno})", ["call": call, "reason": reason, "errno": errno.rawValue])
+        }
+        return tr(
+            // TRANSLATORS: {call} is a C function ("open"), {path} a file; {reason} is the system's ("Permission denied").
+            "{call}('{path}') failed: {reason} (errno {errno})",
+            ["call": call, "path": path, "reason": reason, "errno": errno.rawValue])
     }
 
     public var errorDescription: String? { description }

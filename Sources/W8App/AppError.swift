@@ -1,5 +1,6 @@
 import Foundation
 import W8Core
+import W8Text
 
 /// Errors of the application layer: files around the database.
 public enum AppError: ReportableError, Equatable {
@@ -17,7 +18,8 @@ public enum AppError: ReportableError, Equatable {
 
     public var errorDescription: String? {
         switch self {
-        case .config(let path, let message): "\(path): \(message)"
+        // TRANSLATORS: an error about a file: {path} names it, {message} says what is wrong ("line 3: ...").
+        case .config(let path, let message): tr("{path}: {message}", ["path": path, "message": message])
         case .cannotWrite(let message), .writeFailed(let message), .cannotRead(let message), .badInput(let message),
             .unavailable(let message):
             message

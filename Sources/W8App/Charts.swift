@@ -1,6 +1,7 @@
 import Foundation
 import W8Core
 import W8Store
+import W8Text
 
 /// Draws charts, as image files and as text for a terminal: the interface the workflows draw through. The
 /// composition root wires W8Chart into it.
@@ -48,12 +49,15 @@ public struct WeightCharts: Sendable {
         let points = try trendPoints(days: days, unit: unit, now: now)
         let weighIns = try weighIns(unit: unit, since: points.first?.date, to: now)
         if let output, drawer.canWrite(output) {
+            // TRANSLATORS: the title drawn at the top of the chart image.
+            let title = trn("W8Trackr: the last {count} day", "W8Trackr: the last {count} days", days, ["count": days])
             try drawer.write(
                 ChartPicture(
                     points: points, weighIns: weighIns, goal: goal, unit: unit, timeZone: calendar.timeZone,
-                    width: width ?? 800, height: height ?? 400, title: "W8Trackr: the last \(days) days"),
+                    width: width ?? 800, height: height ?? 400, title: title),
                 false, output)
-            return "Wrote \(output).\n"
+            // TRANSLATORS: after `w8 chart --output`; {path} is the image file written.
+            return tr("Wrote {path}.", ["path": output]) + "\n"
         }
         return drawer.text(
             ChartPicture(

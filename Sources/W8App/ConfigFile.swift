@@ -2,6 +2,7 @@ import Foundation
 import W8Core
 import W8Formats
 import W8System
+import W8Text
 
 #if canImport(Glibc)
     import Glibc
@@ -27,7 +28,8 @@ public struct ConfigFile: Sendable {
         do throws(SystemCallError) {
             contents = try readFile(path, limit: ConfigFile.sizeLimit)
         } catch {
-            throw AppError.config(path: path, message: "cannot be read: \(error.reason)")
+            // TRANSLATORS: follows the config file's path and ": "; {reason} is the system's.
+            throw AppError.config(path: path, message: tr("cannot be read: {reason}", ["reason": error.reason]))
         }
         switch contents {
         case .missing: return nil
@@ -35,13 +37,14 @@ public struct ConfigFile: Sendable {
             let line = prefix.reduce(1) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
             throw AppError.config(
                 path: path,
-                message: "line \(line): the file is larger than \(ConfigFile.sizeLimit >> 20) MiB; a config file is a "
-                    + "few lines (move it away and run 'w8 config' to see the settings)")
+                message: tr(
+                    "line {line}: the file is larger than {size} MiB; a config file is a few lines (move it away and run 'w8 config' to see the settings)",
+                    ["line": line, "size": ConfigFile.sizeLimit >> 20]))
         case .bytes(let data):
             guard let text = String(validating: data, as: UTF8.self) else {
                 let valid = data.prefix { $0 < 0x80 }
                 let line = valid.reduce(1) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
-                throw AppError.config(path: path, message: "line \(line): is not UTF-8 text")
+                throw AppError.config(path: path, message: tr("line {line}: is not UTF-8 text", ["line": line]))
             }
             return text
         }
@@ -97,9 +100,12 @@ public struct ConfigFile: Sendable {
             try FileManager.default.createDirectory(
                 atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
-            throw AppError.config(path: directory, message: "cannot be created: \(error.localizedDescription)")
+            // TRANSLATORS: follows the config directory's path and ": "; {reason} is the system's.
+            let message = tr("cannot be created: {reason}", ["reason": error.localizedDescription])
+            throw AppError.config(path: directory, message: message)
         }
-        let output = try TextOutput.replacing(path) { [path] in .config(path: path, message: "cannot be written: \($0)")
+        let output = try TextOutput.replacing(path) { [path] in
+            .config(path: path, message: tr("cannot be written: {reason}", ["reason": $0]))
         }
         try output.write(text)
         try output.commit()

@@ -1,6 +1,7 @@
 import Foundation
 import W8Core
 import W8Store
+import W8Text
 
 /// The notification server as the session bus answers for it.
 public enum ServerStatus: Sendable, Equatable {
@@ -76,6 +77,7 @@ public struct Doctor: Sendable {
     public var checkDatabase: @Sendable (String) -> String? = { path in
         switch AppDatabase.problem(at: path) {
         case nil: nil
+        // English, as `w8 doctor --json` carries it (database_problem).
         case .damaged(_, let detail): "the file is damaged (\(detail))"
         case let problem?: problem.localizedDescription
         }
@@ -218,70 +220,106 @@ extension Presenter {
                 ]).rendered()
             ]
         }
-        // One value column for every line: the longest label ("Unit w8trackr-summary.timer:") and two spaces.
+        // One value column for every line: the longest label ("Unit w8trackr-summary.timer:") and two spaces; a
+        // longer label, in another language, is followed by two spaces.
         func label(_ text: String) -> String {
-            text.padding(toLength: Self.doctorLabelWidth, withPad: " ", startingAt: 0)
+            text.count + 2 > Self.doctorLabelWidth
+                ? text + "  " : text.padding(toLength: Self.doctorLabelWidth, withPad: " ", startingAt: 0)
         }
         let indent = String(repeating: " ", count: Self.doctorLabelWidth)
-        var lines = [label("Session bus:") + (d.sessionBus ?? "unset (GLib will try $XDG_RUNTIME_DIR/bus)")]
+        // TRANSLATORS: `w8 doctor` prints a label, then its value in one column; keep labels under 28 characters.
+        let sessionBus = label(tr("Session bus:"))
+        var lines = [sessionBus + (d.sessionBus ?? tr("unset (GLib will try $XDG_RUNTIME_DIR/bus)"))]
         switch d.server {
         case .reachable(let name, let vendor, let version, let spec, let capabilities):
-            lines.append(label("Notification server:") + "\(name) \(version) by \(vendor) (spec \(spec))")
-            lines.append(label("Capabilities:") + capabilities.joined(separator: ", "))
+            let values: KeyValuePairs<String, any CustomStringConvertible> = [
+                "name": name, "version": version, "vendor": vendor, "spec": spec,
+            ]
+            // TRANSLATORS: `w8 doctor`: the notification server's name, version, vendor and the spec it follows.
+            let server = tr("{name} {version} by {vendor} (spec {spec})", values)
+            lines.append(label(tr("Notification server:")) + server)
+            lines.append(label(tr("Capabilities:")) + capabilities.joined(separator: ", "))
             if !capabilities.contains("persistence") {
-                lines.append(indent + "no 'persistence': a reached goal may vanish from screen after its timeout")
+                // TRANSLATORS: 'persistence' is a capability's name in the notification spec: keep it.
+                lines.append(indent + tr("no 'persistence': a reached goal may vanish from screen after its timeout"))
             }
         case .unreachable(_, _, let message, let services):
-            lines.append(label("Notification server:") + "none reachable: \(message)")
+            // TRANSLATORS: {reason} is D-Bus's or the server's error.
+            lines.append(label(tr("Notification server:")) + tr("none reachable: {reason}", ["reason": message]))
             for service in services {
-                lines.append(indent + "\(service.name) is started by D-Bus from \(service.file)")
+                // TRANSLATORS: {name} is a D-Bus service, {path} its .service file.
+                let text = tr("{name} is started by D-Bus from {path}", ["name": service.name, "path": service.file])
+                lines.append(indent + text)
             }
-            lines.append(indent + "milestones are still recorded; see 'w8 milestones'")
+            lines.append(indent + tr("milestones are still recorded; see 'w8 milestones'"))
         }
         for file in d.files {
-            let role = file.role.replacingOccurrences(of: "_", with: " ")
-            let name = label(role.prefix(1).uppercased() + role.dropFirst() + ":")
+            let name = label(Self.fileLabel(file.role))
             guard let mode = file.mode else {
-                lines.append("\(name)\(file.path) (not created yet)")
+                lines.append(name + tr("{path} (not created yet)", ["path": file.path]))
                 continue
             }
-            var text = "\(name)\(file.path) (mode \(String(mode, radix: 8)))"
-            if file.expected != nil, mode & 0o077 != 0 { text += " WARNING: readable by others" }
+            // TRANSLATORS: {mode} is the file's permissions in octal, "600".
+            var text = name + tr("{path} (mode {mode})", ["path": file.path, "mode": String(mode, radix: 8)])
+            if file.expected != nil, mode & 0o077 != 0 { text += " " + tr("WARNING: readable by others") }
             lines.append(text)
         }
         if let problem = d.dataDirectoryProblem {
-            lines.append(label("Data directory check:") + "FAILED: \(problem)")
+            lines.append(label(tr("Data directory check:")) + tr("FAILED: {problem}", ["problem": problem]))
         }
         if let problem = d.databaseProblem {
-            lines.append(label("Database check:") + "FAILED: \(problem)")
-            lines.append(indent + "w8 will not write to it. Save what is readable, move the file aside (keep it),")
-            lines.append(indent + "then restore: w8 export --format json --output ~/w8-salvage.json &&")
+            lines.append(label(tr("Database check:")) + tr("FAILED: {problem}", ["problem": problem]))
+            // TRANSLATORS: three lines of advice under a damaged database; the commands stay as they are.
+            lines.append(indent + tr("w8 will not write to it. Save what is readable, move the file aside (keep it),"))
+            lines.append(indent + tr("then restore: w8 export --format json --output ~/w8-salvage.json &&"))
             lines.append(
                 indent
                     + "mv \(d.files.first { $0.role == "database" }?.path ?? "") ~/w8-damaged.sqlite && w8 import --format w8-json ~/w8-salvage.json"
             )
         }
-        if let problem = d.configProblem { lines.append(label("Config:") + "INVALID: \(problem)") }
+        if let problem = d.configProblem {
+            lines.append(label(tr("Config:")) + tr("INVALID: {problem}", ["problem": problem]))
+        }
         for unit in d.units {
-            var text = unit.path.map { "\($0), \(unit.enabled ? "enabled" : "not enabled")" } ?? "not installed"
+            var text =
+                unit.path.map {
+                    unit.enabled ? tr("{path}, enabled", ["path": $0]) : tr("{path}, not enabled", ["path": $0])
+                } ?? tr("not installed")
+            // A state as systemctl words it: "active (running)".
             if let state = unit.state { text += ", " + state }
-            lines.append(label("Unit \(unit.name):") + text)
+            // TRANSLATORS: `w8 doctor`; {unit} is a systemd unit's file name, "w8trackr.service".
+            lines.append(label(tr("Unit {unit}:", ["unit": unit.name])) + text)
             if unit.name == SystemdUnit.daemon.fileName, unit.enabled, unit.state != nil, !unit.isActive {
                 lines += Self.inactiveDaemon(graphicalSession: d.graphicalSession).map { indent + $0 }
             }
         }
-        lines.append(label("Click on a notification:") + Self.click(server: d.server, entry: d.desktopEntry))
+        lines.append(label(tr("Click on a notification:")) + Self.click(server: d.server, entry: d.desktopEntry))
         return lines
+    }
+
+    /// The label of a file's line: "Data directory:", "Database:", "Config file:".
+    static func fileLabel(_ role: String) -> String {
+        switch role {
+        case "data_directory": tr("Data directory:")
+        case "database": tr("Database:")
+        case "config_file": tr("Config file:")
+        default:
+            role.prefix(1).uppercased() + role.dropFirst().replacingOccurrences(of: "_", with: " ") + ":"
+        }
     }
 
     /// What a click on a notification does on this server: w8 offers no default action, so only GNOME Shell, which
     /// launches the app its `desktop-entry` hint names, does anything (the entry's `Exec=`).
     static func click(server: ServerStatus, entry: (path: String, exec: String)?) -> String {
-        guard let entry else { return "does nothing (no w8trackr.desktop installed)" }
+        guard let entry else { return tr("does nothing (no w8trackr.desktop installed)") }
         if case .reachable(let name, _, let version, _, _) = server, name != "gnome-shell" {
-            return "does nothing on \(name) \(version): w8 offers no default action (GNOME runs '\(entry.exec)')"
+            let values: KeyValuePairs<String, any CustomStringConvertible> = [
+                "name": name, "version": version, "command": entry.exec,
+            ]
+            // TRANSLATORS: {name} and {version} are the notification server's; {command} is the desktop entry's Exec=.
+            return tr("does nothing on {name} {version}: w8 offers no default action (GNOME runs '{command}')", values)
         }
-        return "GNOME runs '\(entry.exec)' (\(entry.path))"
+        return tr("GNOME runs '{command}' ({path})", ["command": entry.exec, "path": entry.path])
     }
 
     /// The width of `w8 doctor`'s labels: every value starts in the column after it.
@@ -291,11 +329,12 @@ extension Presenter {
     static func inactiveDaemon(graphicalSession: Bool?) -> [String] {
         var lines: [String] = []
         if graphicalSession == false {
-            lines.append("it starts with graphical-session.target, which this session has not reached:")
-            lines.append("GNOME and Plasma reach it; startx, a bare window manager, sway without its systemd")
-            lines.append("integration and a text console do not (see the README, \"Sessions\").")
+            // TRANSLATORS: three lines of `w8 doctor`, under the daemon's unit; break them where your language needs.
+            lines.append(tr("it starts with graphical-session.target, which this session has not reached:"))
+            lines.append(tr("GNOME and Plasma reach it; startx, a bare window manager, sway without its systemd"))
+            lines.append(tr("integration and a text console do not (see the README, \"Sessions\")."))
         }
-        lines.append("Start it now: systemctl --user start w8trackr.service")
+        lines.append(tr("Start it now: systemctl --user start w8trackr.service"))
         return lines
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import W8Core
 import W8Store
+import W8Text
 
 /// What logging or removing an intake event did, after its notification (if any) was tried.
 public struct IntakeOutcome: Sendable {
@@ -114,7 +115,9 @@ public struct IntakeLog: Sendable {
         } catch {
             // Given back, so that the next drink that crosses the goal today tries again.
             try? database.unclaim(claim)
-            outcome.warning = "notification not shown (\(error.localizedDescription)); the drink was logged"
+            let reason = error.localizedDescription
+            // TRANSLATORS: a warning on the terminal; {reason} is the notification server's.
+            outcome.warning = tr("notification not shown ({reason}); the drink was logged", ["reason": reason])
         }
         return outcome
     }

@@ -1,5 +1,6 @@
 import Foundation
 import W8Core
+import W8Text
 
 extension NotificationSink {
     /// `w8 notify-test`: posts the sample notification of `category` and returns the server's id for it; a failure
@@ -8,7 +9,8 @@ extension NotificationSink {
         do {
             return try post(.sample(category))
         } catch {
-            throw AppError.unavailable("notification not shown: \(error.localizedDescription)")
+            // TRANSLATORS: an error of `w8 notify-test`; {reason} is the notification server's or D-Bus's.
+            throw AppError.unavailable(tr("notification not shown: {reason}", ["reason": error.localizedDescription]))
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import W8Core
 import W8System
+import W8Text
 
 /// A line of what `w8 systemd install` or `uninstall` did, in order: for standard output, or a warning.
 public enum SystemdMessage: Equatable, Sendable {
@@ -18,11 +19,18 @@ public enum SystemdError: ReportableError, Equatable {
 
     public var errorDescription: String? {
         switch self {
-        case .unknownExecutable(let reason): "cannot tell where this w8 is from /proc/self/exe: \(reason)"
-        case .unusableExecutable(let problem): "\(problem); move w8 and run 'w8 systemd install' again"
-        case .notOurs(let path): "\(path) exists and w8 did not write it; move it away, then install again"
-        case .cannotWrite(let path, let reason): "cannot write \(path): \(reason)"
-        case .systemctl(let command, let problem): "'\(command)' failed: \(problem)"
+        case .unknownExecutable(let reason):
+            // TRANSLATORS: errors of `w8 systemd install`; {reason} is the system's.
+            tr("cannot tell where this w8 is from /proc/self/exe: {reason}", ["reason": reason])
+        case .unusableExecutable(let problem):
+            // TRANSLATORS: {problem} says why systemd cannot run the binary's path.
+            tr("{problem}; move w8 and run 'w8 systemd install' again", ["problem": problem])
+        case .notOurs(let path):
+            tr("{path} exists and w8 did not write it; move it away, then install again", ["path": path])
+        case .cannotWrite(let path, let reason): tr("cannot write {path}: {reason}", ["path": path, "reason": reason])
+        case .systemctl(let command, let problem):
+            // TRANSLATORS: {command} is a systemctl command line, {problem} its error.
+            tr("'{command}' failed: {problem}", ["command": command, "problem": problem])
         }
     }
 
@@ -88,28 +96,38 @@ public struct SystemdInstaller: Sendable {
         for unit in SystemdUnit.allCases {
             let path = directory + "/" + unit.fileName
             let changed = try write(unit.text(executable: executable), to: path)
-            report(.info(changed ? "Wrote \(path)" : "Kept \(path) (up to date)"))
+            // TRANSLATORS: `w8 systemd install`; {path} is a unit file.
+            report(.info(changed ? tr("Wrote {path}", ["path": path]) : tr("Kept {path} (up to date)", ["path": path])))
         }
         let names = Self.enabledNames
         if let problem = systemctl.run(["daemon-reload"]) {
             // systemctl enables without a manager too: it only makes the *.wants/ links.
             guard enable, systemctl.run(["enable"] + names) == nil else {
-                return report(
-                    .warning(
-                        "could not reach the systemd user manager (\(problem)); the units are written, enable "
-                            + "them later with: \(Self.reloadCommand) && \(Self.enableCommand)"))
+                let values: KeyValuePairs<String, any CustomStringConvertible> = [
+                    "problem": problem, "command": Self.reloadCommand + " && " + Self.enableCommand,
+                ]
+                // swift-format-ignore
+
+                // TRANSLATORS: a warning; {problem} is systemctl's, {command} the commands to run, kept as they are.
+                let warning = tr("could not reach the systemd user manager ({problem}); the units are written, enable them later with: {command}", values)
+                return report(.warning(warning))
             }
-            report(.info("Enabled \(names.joined(separator: " and "))."))
-            return report(
-                .warning(
-                    "could not reach the systemd user manager (\(problem)); the units will start with your next "
-                        + "graphical session, or now with: \(Self.reloadCommand) && \(Self.startCommand)"))
+            // TRANSLATORS: {units} names the unit files: "w8trackr.service and w8trackr-summary.timer".
+            report(.info(tr("Enabled {units}.", ["units": Self.listed(names)])))
+            let values: KeyValuePairs<String, any CustomStringConvertible> = [
+                "problem": problem, "command": Self.reloadCommand + " && " + Self.startCommand,
+            ]
+            // swift-format-ignore
+
+            // TRANSLATORS: a warning; {problem} is systemctl's, {command} the commands to run, kept as they are.
+            let warning = tr("could not reach the systemd user manager ({problem}); the units will start with your next graphical session, or now with: {command}", values)
+            return report(.warning(warning))
         }
-        guard enable else { return report(.info("Enable them with: \(Self.enableCommand)")) }
+        guard enable else { return report(.info(tr("Enable them with: {command}", ["command": Self.enableCommand]))) }
         if let problem = systemctl.run(["enable", "--now"] + names) {
             throw SystemdError.systemctl(command: Self.enableCommand, problem: problem)
         }
-        report(.info("Enabled and started \(names.joined(separator: " and "))."))
+        report(.info(tr("Enabled and started {units}.", ["units": Self.listed(names)])))
     }
 
     /// Stops and disables the units and removes the unit files this installer wrote; others are left, with a
@@ -122,8 +140,9 @@ public struct SystemdInstaller: Sendable {
             guard !found.isEmpty else { continue }
             report(
                 .warning(
-                    "systemd still finds \(found.joined(separator: " and ")) in \(base), which 'w8 systemd install' "
-                        + "did not write; 'make uninstall' or the package manager removes them"))
+                    tr(
+                        "systemd still finds {units} in {directory}, which 'w8 systemd install' did not write; 'make uninstall' or the package manager removes them",
+                        ["units": Self.listed(found), "directory": base])))
         }
     }
 
@@ -131,24 +150,36 @@ public struct SystemdInstaller: Sendable {
         let installed = SystemdUnit.allCases.map { directory + "/" + $0.fileName }.compactMap { path in
             (try? String(contentsOfFile: path, encoding: .utf8)).map { (path, SystemdUnit.isGenerated($0)) }
         }
-        for (path, ours) in installed where !ours { report(.warning("left \(path) alone: w8 did not write it")) }
+        for (path, ours) in installed where !ours {
+            report(.warning(tr("left {path} alone: w8 did not write it", ["path": path])))
+        }
         let ours = installed.filter(\.1).map(\.0)
-        guard !ours.isEmpty else { return report(.info("No units of w8 in \(directory); nothing to remove.")) }
+        guard !ours.isEmpty else {
+            return report(.info(tr("No units of w8 in {directory}; nothing to remove.", ["directory": directory])))
+        }
         let names = Self.enabledNames
         let problem = systemctl.run(["disable", "--now"] + names)
         for path in ours {
             try removeEnablingLinks(to: path)
             try remove(path)
-            report(.info("Removed \(path)"))
+            report(.info(tr("Removed {path}", ["path": path])))
         }
         if let problem {
-            return report(
-                .warning(
-                    "could not stop the units through the systemd user manager (\(problem)); if they still "
-                        + "run, stop them with: \(Self.stopCommand)"))
+            // swift-format-ignore
+
+            // TRANSLATORS: a warning; {problem} is systemctl's, {command} the command to run, kept as it is.
+            let warning = tr("could not stop the units through the systemd user manager ({problem}); if they still run, stop them with: {command}", ["problem": problem, "command": Self.stopCommand])
+            return report(.warning(warning))
         }
         _ = systemctl.run(["daemon-reload"])
-        report(.info("Stopped and disabled \(names.joined(separator: " and "))."))
+        report(.info(tr("Stopped and disabled {units}.", ["units": Self.listed(names)])))
+    }
+
+    /// Unit file names as a sentence lists them: "a and b".
+    static func listed(_ names: [String]) -> String {
+        guard let first = names.first else { return "" }
+        // TRANSLATORS: two or more unit file names in a sentence: "w8trackr.service and w8trackr-summary.timer".
+        return names.dropFirst().reduce(first) { tr("{list} and {last}", ["list": $0, "last": $1]) }
     }
 
     /// The absolute path of the running binary (`/proc/self/exe`), which the installed units run.
@@ -233,7 +264,7 @@ public struct Systemctl: SystemctlRunning {
     private func call(_ arguments: [String], errorsToo: Bool) -> Result<String, SystemctlFailure> {
         let path = (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map { $0 + "/systemctl" }
             .first { FileManager.default.isExecutableFile(atPath: $0) }
-        guard let path else { return .failure(SystemctlFailure("systemctl is not installed or not in $PATH")) }
+        guard let path else { return .failure(SystemctlFailure(tr("systemctl is not installed or not in $PATH"))) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = ["--user"] + arguments
@@ -245,12 +276,16 @@ public struct Systemctl: SystemctlRunning {
         do {
             try process.run()
         } catch {
-            return .failure(SystemctlFailure("cannot run \(path): \(error.localizedDescription)"))
+            return .failure(
+                SystemctlFailure(
+                    tr("cannot run {path}: {reason}", ["path": path, "reason": error.localizedDescription])))
         }
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         if process.terminationReason == .exit && process.terminationStatus == 0 { return .success(text) }
-        let firstLine = text.split(separator: "\n").first.map(String.init) ?? "exit status \(process.terminationStatus)"
+        let firstLine =
+            text.split(separator: "\n").first.map(String.init)
+            ?? tr("exit status {status}", ["status": process.terminationStatus])
         return .failure(SystemctlFailure("systemctl --user \(arguments.first ?? ""): \(firstLine)"))
     }
 }

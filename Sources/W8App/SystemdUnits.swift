@@ -1,4 +1,5 @@
 import Foundation
+import W8Text
 
 /// One of W8Trackr's systemd user units. The raw value is the file name; `text(executable:)` is the one source of
 /// the file's text, for `w8 systemd install` and for the files that the distribution packages ship in `systemd/`.
@@ -109,13 +110,19 @@ public enum SystemdUnit: String, CaseIterable, Sendable {
     /// Why systemd could not run `path` from `ExecStart=`, or nil if it can: it wants an absolute, normalized path
     /// without quotes, backslashes or control characters (systemd's `string_is_safe()`).
     public static func problem(executable path: String) -> String? {
-        if !path.hasPrefix("/") { return "'\(path)' is not an absolute path; systemd needs one, like /usr/bin/w8" }
+        if !path.hasPrefix("/") {
+            return tr("'{path}' is not an absolute path; systemd needs one, like /usr/bin/w8", ["path": path])
+        }
         let components = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
         if components.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }) {
-            return "'\(path)' is not a normalized path; write it without '//', '/./', '/../' or a final '/'"
+            return tr(
+                "'{path}' is not a normalized path; write it without '//', '/./', '/../' or a final '/'", ["path": path]
+            )
         }
         if path.unicodeScalars.contains(where: { "\"'\\".unicodeScalars.contains($0) || isControl($0) }) {
-            return "systemd cannot run '\(path)': its path holds a quote, a backslash or a control character"
+            return tr(
+                "systemd cannot run '{path}': its path holds a quote, a backslash or a control character",
+                ["path": path])
         }
         return nil
     }

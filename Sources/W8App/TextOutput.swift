@@ -1,5 +1,6 @@
 import Foundation
 import W8System
+import W8Text
 
 #if canImport(Glibc)
     import Glibc
@@ -24,7 +25,10 @@ public final class TextOutput {
     static let chunk = 64 * 1024
 
     public static func standardOutput() -> TextOutput {
-        TextOutput(.standardOutput) { .writeFailed("cannot write to standard output: \($0.reason)") }
+        TextOutput(.standardOutput) {
+            // TRANSLATORS: an error; {reason} is the system's ("No space left on device").
+            .writeFailed(tr("cannot write to standard output: {reason}", ["reason": $0.reason]))
+        }
     }
 
     /// Starts writing `path`; a regular file is replaced only when `commit()` succeeds. Failures name the path:
@@ -36,7 +40,8 @@ public final class TextOutput {
                 { failure($0.reason) }
             } else {
                 { error in
-                    let message = "cannot write '\(path)': \(error.reason)"
+                    // TRANSLATORS: an error; {path} is a file, {reason} the system's ("Permission denied").
+                    let message = tr("cannot write '{path}': {reason}", ["path": path, "reason": error.reason])
                     return ["write", "fsync", "close"].contains(error.call)
                         ? .writeFailed(message) : .cannotWrite(message)
                 }
@@ -95,7 +100,8 @@ public final class InputFile {
     /// Opens `path`, or standard input for `-`.
     public init(_ path: String) throws {
         if path == "-" {
-            (name, fd) = ("standard input", STDIN_FILENO)
+            // TRANSLATORS: what `w8 import -` reads, named in an error: "cannot read 'standard input': ...".
+            (name, fd) = (tr("standard input"), STDIN_FILENO)
             return
         }
         name = path
@@ -104,11 +110,12 @@ public final class InputFile {
         do throws(SystemCallError) {
             fd = try systemCall("open", path: path) { open(path, O_RDONLY | O_CLOEXEC) }
         } catch {
-            throw AppError.cannotRead("cannot read '\(path)': \(error.reason)")
+            // TRANSLATORS: an error; {path} is a file, {reason} the system's ("No such file or directory").
+            throw AppError.cannotRead(tr("cannot read '{path}': {reason}", ["path": path, "reason": error.reason]))
         }
         if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
             close(fd)
-            throw AppError.cannotRead("cannot read '\(path)': it is a directory")
+            throw AppError.cannotRead(tr("cannot read '{path}': it is a directory", ["path": path]))
         }
         self.fd = fd
     }
@@ -125,7 +132,7 @@ public final class InputFile {
             bytes.removeLast(count - n)
             return bytes
         } catch {
-            throw AppError.cannotRead("cannot read '\(name)': \(error.reason)")
+            throw AppError.cannotRead(tr("cannot read '{path}': {reason}", ["path": name, "reason": error.reason]))
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import W8Core
 import W8Store
+import W8Text
 
 /// What a change did, after its notification (if any) was posted.
 public struct TrackerOutcome: Sendable {
@@ -74,7 +75,8 @@ public struct Tracker: Sendable {
             try sink.close(id: id)
             return nil
         } catch {
-            return "weigh-in reminder not closed (\(error.localizedDescription))"
+            // TRANSLATORS: a warning after `w8 add`; {reason} is the notification server's.
+            return tr("weigh-in reminder not closed ({reason})", ["reason": error.localizedDescription])
         }
     }
 
@@ -176,9 +178,10 @@ public struct Tracker: Sendable {
             return TrackerOutcome(change: change, notified: pending.type, warning: nil)
         } catch {
             try? database.markNotification(achievementID: pending.achievementID, sent: false)
-            return TrackerOutcome(
-                change: change, notified: nil,
-                warning: "notification not shown (\(error.localizedDescription)); the milestone was recorded")
+            let reason = error.localizedDescription
+            // TRANSLATORS: a warning on the terminal; {reason} is the notification server's.
+            let warning = tr("notification not shown ({reason}); the milestone was recorded", ["reason": reason])
+            return TrackerOutcome(change: change, notified: nil, warning: warning)
         }
     }
 }

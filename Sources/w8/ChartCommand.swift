@@ -3,6 +3,7 @@ import Foundation
 import W8App
 import W8Core
 import W8Runtime
+import W8Text
 
 extension W8 {
     struct Chart: ParsableCommand {
@@ -21,11 +22,17 @@ extension W8 {
         var height: Int?
 
         func validate() throws {
-            guard days >= 1 else { throw ValidationError("--days must be 1 or more, not \(days)") }
-            if let width, width < 1 { throw ValidationError("--width must be 1 or more, not \(width)") }
-            if let height, height < 1 { throw ValidationError("--height must be 1 or more, not \(height)") }
+            // TRANSLATORS: errors of `w8 chart`; the option's name stays as it is, {value} is what was given.
+            guard days >= 1 else { throw ValidationError(tr("--days must be 1 or more, not {value}", ["value": days])) }
+            if let width, width < 1 {
+                throw ValidationError(tr("--width must be 1 or more, not {value}", ["value": width]))
+            }
+            if let height, height < 1 {
+                throw ValidationError(tr("--height must be 1 or more, not {value}", ["value": height]))
+            }
             if let output, !Runtime.isChartImagePath(output) {
-                throw ValidationError("cannot write '\(output)': the chart is written as a .png or .svg file")
+                throw ValidationError(
+                    tr("cannot write '{path}': the chart is written as a .png or .svg file", ["path": output]))
             }
         }
 

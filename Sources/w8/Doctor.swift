@@ -3,6 +3,7 @@ import Foundation
 import W8App
 import W8Core
 import W8Runtime
+import W8Text
 
 extension W8 {
     struct Doctor: ParsableCommand {
@@ -26,7 +27,12 @@ extension W8 {
 
         func run() throws {
             let id = try Runtime.started().sink().postSample(category.rawValue)
-            print("Posted a \(category.rawValue) notification (server id \(id)).")
+            switch category {
+            // TRANSLATORS: `w8 notify-test`; {id} is the number the notification server gave it.
+            case .milestone: print(tr("Posted a milestone notification (server id {id}).", ["id": id]))
+            case .summary: print(tr("Posted a summary notification (server id {id}).", ["id": id]))
+            case .reminder: print(tr("Posted a reminder notification (server id {id}).", ["id": id]))
+            }
         }
     }
 }

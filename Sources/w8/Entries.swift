@@ -3,6 +3,7 @@ import Foundation
 import W8App
 import W8Core
 import W8Runtime
+import W8Text
 
 /// The fields of an entry besides its weight, for `w8 add` and `w8 edit` (where each is a change).
 struct EntryFields: ParsableArguments {
@@ -27,7 +28,7 @@ struct EntryFields: ParsableArguments {
 
 extension W8 {
     struct Add: ChangingCommand {
-        static let verb = "Logged"
+        static let verb = ChangeVerb.logged
         static let configuration = CommandConfiguration(.add)
 
         @Argument(help: "The weight: 182.4, 82,5 or with a unit, 82.5kg or 182lb.")
@@ -53,7 +54,7 @@ extension W8 {
 
 extension W8 {
     struct Edit: ChangingCommand {
-        static let verb = "Updated"
+        static let verb = ChangeVerb.updated
         static let configuration = CommandConfiguration(.edit)
 
         @Argument(help: "The entry's id, as 'w8 log' shows it.")
@@ -66,9 +67,9 @@ extension W8 {
 
         func validate() throws {
             if weight == nil, fields.date == nil, fields.note == nil, fields.bodyFat == nil {
-                throw ValidationError("nothing to change: give --weight, --date, --note or --body-fat")
+                throw ValidationError(tr("nothing to change: give --weight, --date, --note or --body-fat"))
             }
-            if fields.unit != nil, weight == nil { throw ValidationError("--unit goes with --weight") }
+            if fields.unit != nil, weight == nil { throw ValidationError(tr("--unit goes with --weight")) }
         }
 
         var json: Bool { fields.output.json }
@@ -81,7 +82,7 @@ extension W8 {
     }
 
     struct Remove: ChangingCommand {
-        static let verb = "Removed"
+        static let verb = ChangeVerb.removed
         static let configuration = CommandConfiguration(.remove)
 
         @Argument(help: "The entry's id, as 'w8 log' shows it.")
@@ -105,7 +106,9 @@ extension W8 {
         @OptionGroup var output: OutputOptions
 
         func validate() throws {
-            if let limit, limit < 1 { throw ValidationError("--limit '\(limit)' must be 1 or more") }
+            if let limit, limit < 1 {
+                throw ValidationError(tr("--limit '{value}' must be 1 or more", ["value": limit]))
+            }
         }
 
         func lines(_ runtime: Runtime, _ settings: Settings, _ present: Presenter) throws -> [String] {
@@ -117,8 +120,8 @@ extension W8 {
 /// An add, edit or removal: `run()` loads the settings, makes the change through the tracker and prints what it
 /// did, with the warning if its notification could not be shown.
 protocol ChangingCommand: ParsableCommand {
-    /// "Logged", "Updated" or "Removed".
-    static var verb: String { get }
+    /// What the change does, for the sentence that reports it.
+    static var verb: ChangeVerb { get }
     var json: Bool { get }
     /// Reads the input first, so that bad input is refused before the database is opened.
     func change(_ runtime: Runtime, _ settings: Settings) throws -> TrackerOutcome

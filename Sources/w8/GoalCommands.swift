@@ -3,6 +3,7 @@ import Foundation
 import W8App
 import W8Core
 import W8Runtime
+import W8Text
 
 extension W8 {
     struct Goal: ShowingCommand {
@@ -27,9 +28,9 @@ extension W8 {
         @OptionGroup var output: OutputOptions
 
         func validate() throws {
-            if clear, weight != nil { throw ValidationError("give a goal weight or --clear, not both") }
+            if clear, weight != nil { throw ValidationError(tr("give a goal weight or --clear, not both")) }
             if weight == nil, unit != nil || date != nil {
-                throw ValidationError("--unit and --date go with a goal weight")
+                throw ValidationError(tr("--unit and --date go with a goal weight"))
             }
         }
 

@@ -39,7 +39,7 @@ extension W8 {
                 joined(amount, unitWord), beverage: beverage, calories: options.calories, date: options.date,
                 note: options.note)
             if let warning = outcome.warning { warn(warning) }
-            show(runtime.presenter(settings).intakeChange(outcome, verb: "Logged", json: options.output.json))
+            show(runtime.presenter(settings).intakeChange(outcome, verb: .logged, json: options.output.json))
         }
     }
 
@@ -55,7 +55,7 @@ extension W8 {
             let (runtime, settings) = try Runtime.loaded()
             let outcome = try runtime.intakeLog(settings).eat(
                 what, calories: options.calories, date: options.date, note: options.note)
-            show(runtime.presenter(settings).intakeChange(outcome, verb: "Logged", json: options.output.json))
+            show(runtime.presenter(settings).intakeChange(outcome, verb: .logged, json: options.output.json))
         }
     }
 
@@ -96,7 +96,7 @@ extension W8.Intake {
         @OptionGroup var output: OutputOptions
 
         func lines(_ runtime: Runtime, _ settings: Settings, _ present: Presenter) throws -> [String] {
-            present.intakeChange(try runtime.intakeLog(settings).remove(id: id), verb: "Removed", json: output.json)
+            present.intakeChange(try runtime.intakeLog(settings).remove(id: id), verb: .removed, json: output.json)
         }
     }
 }

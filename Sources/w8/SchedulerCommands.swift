@@ -4,6 +4,7 @@ import W8App
 import W8Core
 import W8Runtime
 import W8Scheduler
+import W8Text
 
 extension W8 {
     struct Summary: ParsableCommand {
@@ -18,7 +19,7 @@ extension W8 {
         @OptionGroup var output: OutputOptions
 
         func validate() throws {
-            if ifDue, !send { throw ValidationError("--if-due goes with --send") }
+            if ifDue, !send { throw ValidationError(tr("--if-due goes with --send")) }
         }
 
         func run() throws {
@@ -26,7 +27,10 @@ extension W8 {
             let runner = try runtime.eventRunner()
             if send {
                 let (label, outcome) = try runner.sendSummary(at: runtime.now, ifDue: ifDue)
-                if !output.json, case .failed(let why)? = outcome { warn("summary not shown (\(why))") }
+                if !output.json, case .failed(let why)? = outcome {
+                    // TRANSLATORS: a warning of `w8 summary --send`; {reason} says why the notification was not shown.
+                    warn(tr("summary not shown ({reason})", ["reason": why]))
+                }
                 show(
                     runtime.presenter(runner.settings).summarySent(
                         label, outcome, settings: runner.settings, json: output.json))

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import W8App
 import W8Runtime
+import W8Text
 
 extension SystemdUnit: ExpressibleByArgument {}
 
@@ -44,7 +45,8 @@ extension W8.Systemd {
 
         func validate() throws {
             if let problem = executable.flatMap(SystemdUnit.problem(executable:)) {
-                throw ValidationError("--executable: \(problem)")
+                // TRANSLATORS: {problem} says why systemd cannot run the path given with --executable.
+                throw ValidationError(tr("--executable: {problem}", ["problem": problem]))
             }
         }
 

@@ -2,6 +2,7 @@ import CW8Linux
 import Foundation
 import W8App
 import W8Core
+import W8Text
 
 #if canImport(Glibc)
     import Glibc
@@ -47,13 +48,16 @@ func flushStandardOutput() {
     let failure = cw8_flush_stdout()
     guard failure != 0 else { return }
     let reason = String(cString: strerror(failure))
-    FileHandle.standardError.write(Data("w8: cannot write to standard output: \(reason)\n".utf8))
+    // TRANSLATORS: an error; {reason} is the system's ("No space left on device").
+    let message = tr("cannot write to standard output: {reason}", ["reason": reason])
+    FileHandle.standardError.write(Data("w8: \(message)\n".utf8))
     exit(ExitStatus.ioError.rawValue)
 }
 
 /// Prints a warning line on stderr; the command still succeeds.
 func warn(_ text: String) {
-    note("warning: \(text)")
+    // TRANSLATORS: a warning on the terminal, after "w8: "; the command still succeeds.
+    note(tr("warning: {message}", ["message": text]))
 }
 
 /// Prints a line on stderr about what a command did, such as the file it wrote.

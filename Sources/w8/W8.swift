@@ -3,6 +3,7 @@ import Foundation
 import W8App
 import W8Core
 import W8Runtime
+import W8Text
 
 @main
 struct W8: ParsableCommand {
@@ -84,7 +85,7 @@ struct DaysBack: ParsableArguments {
     var days: Int?
 
     func validate() throws {
-        if let days, days < 1 { throw ValidationError("--days '\(days)' must be 1 or more") }
+        if let days, days < 1 { throw ValidationError(tr("--days '{value}' must be 1 or more", ["value": days])) }
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import W8Core
+import W8Text
 
 // What the intake commands print: `w8 drink`, `w8 eat`, `w8 today` and `w8 intake`.
 
@@ -40,27 +41,41 @@ extension Presenter {
         if json { return [todayJSON(day, activity: activity).rendered()] }
         let unit = day.goals.volumeUnit
         var rows: [(String, Int, Int, (Int) -> String)] = [
-            ("Water", day.water, day.goals.waterGoal, unit.format(millilitres:)),
-            ("Other drinks", day.beverage, day.goals.beverageGoal, unit.format(millilitres:)),
-            ("Meals", day.meals, day.goals.mealGoal, { "\($0)" }),
-            ("Snacks", day.snacks, day.goals.snackGoal, { "\($0)" }),
-            ("Calories", day.calories, day.goals.calorieGoal, { "\($0) kcal" }),
+            // TRANSLATORS: the row labels of `w8 today`, padded to 13 columns: keep them short.
+            (tr("Water"), day.water, day.goals.waterGoal, unit.format(millilitres:)),
+            (tr("Other drinks"), day.beverage, day.goals.beverageGoal, unit.format(millilitres:)),
+            (tr("Meals"), day.meals, day.goals.mealGoal, { "\($0)" }),
+            (tr("Snacks"), day.snacks, day.goals.snackGoal, { "\($0)" }),
+            (tr("Calories"), day.calories, day.goals.calorieGoal, { "\($0) kcal" }),
         ]
-        if let activity { rows.append(("Steps", activity.steps, activity.stepGoal, { "\($0) steps" })) }
-        var lines = ["Today, \(dates.day(day.day.start))"]
+        if let activity {
+            rows.append(
+                (
+                    tr("Steps"), activity.steps, activity.stepGoal,
+                    { trn("{count} step", "{count} steps", $0, ["count": $0]) }
+                ))
+        }
+        // TRANSLATORS: the heading of `w8 today`; {day} is the day, "Mon 23 Nov 2026".
+        var lines = [tr("Today, {day}", ["day": dates.day(day.day.start)])]
         for (name, value, goal, format) in rows {
             let label = name.padding(toLength: 13, withPad: " ", startingAt: 0)
             guard goal > 0 else {
-                if value > 0 { lines.append("\(label)\(format(value)) (no goal)") }
+                if value > 0 { lines.append(label + tr("{value} (no goal)", ["value": format(value)])) }
                 continue
             }
             let fraction = Double(value) / Double(goal)
             let filled = min(20, Int((fraction * 20).rounded(.down)))
             let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: 20 - filled)
             let percent = GoalProgress.displayPercent(fraction * 100)
-            lines.append("\(label)\(bar)  \(format(value)) of \(format(goal))  \(percent)%\(value >= goal ? " ✓" : "")")
+            // TRANSLATORS: a row of `w8 today` after its bar: "250 ml of 2000 ml".
+            let amounts = tr("{value} of {goal}", ["value": format(value), "goal": format(goal)])
+            lines.append("\(label)\(bar)  \(amounts)  \(percent)%\(value >= goal ? " ✓" : "")")
         }
-        if let activity, activity.distance > 0 { lines.append("Distance     \(kilometres(activity.distance))") }
+        if let activity, activity.distance > 0 {
+            // TRANSLATORS: a row label of `w8 today`, padded to 13 columns like "Water".
+            let label = tr("Distance").padding(toLength: 13, withPad: " ", startingAt: 0)
+            lines.append(label + kilometres(activity.distance))
+        }
         return lines
     }
 
@@ -78,18 +93,21 @@ extension Presenter {
     /// "250 ml water", "a meal, 600 kcal".
     func eventText(_ event: IntakeEvent, unit: VolumeUnit) -> String {
         let what: String
+        let volume = unit.format(millilitres: event.volume ?? 0)
         switch event.kind {
-        case .water: what = "\(unit.format(millilitres: event.volume ?? 0)) water"
-        case .beverage: what = "\(unit.format(millilitres: event.volume ?? 0)) other drink"
-        case .meal: what = "a meal"
-        case .snack: what = "a snack"
-        case .calories: what = "food"
+        // TRANSLATORS: what a drink or meal was, in `w8 intake` and after `w8 drink`, `w8 eat`: {volume} is "250 ml".
+        case .water: what = tr("{volume} water", ["volume": volume])
+        case .beverage: what = tr("{volume} other drink", ["volume": volume])
+        case .meal: what = tr("a meal")
+        case .snack: what = tr("a snack")
+        case .calories: what = tr("food")
         }
-        return event.calories > 0 ? "\(what), \(event.calories) kcal" : what
+        // TRANSLATORS: {what} is "a meal" or "250 ml water", {calories} a whole number.
+        return event.calories > 0 ? tr("{what}, {calories} kcal", ["what": what, "calories": event.calories]) : what
     }
 
     /// One line for a drink or meal just logged or removed: what, its id, and the day's total against the goal.
-    public func intakeChange(_ outcome: IntakeOutcome, verb: String, json: Bool) -> [String] {
+    public func intakeChange(_ outcome: IntakeOutcome, verb: ChangeVerb, json: Bool) -> [String] {
         if json {
             return [
                 JSON.object([
@@ -101,33 +119,45 @@ extension Presenter {
         let day = outcome.day
         let total: String
         switch outcome.event.kind {
-        case .water, .beverage: total = day.waterLine
+        case .water, .beverage: total = day.waterLine + "."
         case .meal:
             total =
                 day.goals.mealGoal > 0
-                ? "Meals today: \(day.meals) of \(day.goals.mealGoal)" : "Meals today: \(day.meals)"
+                ? tr("Meals today: {count} of {goal}.", ["count": day.meals, "goal": day.goals.mealGoal])
+                : tr("Meals today: {count}.", ["count": day.meals])
         case .snack:
             total =
                 day.goals.snackGoal > 0
-                ? "Snacks today: \(day.snacks) of \(day.goals.snackGoal)" : "Snacks today: \(day.snacks)"
+                ? tr("Snacks today: {count} of {goal}.", ["count": day.snacks, "goal": day.goals.snackGoal])
+                : tr("Snacks today: {count}.", ["count": day.snacks])
         case .calories:
             total =
                 day.goals.calorieGoal > 0
-                ? "Calories today: \(day.calories) of \(day.goals.calorieGoal)" : "Calories today: \(day.calories)"
+                ? tr("Calories today: {count} of {goal}.", ["count": day.calories, "goal": day.goals.calorieGoal])
+                : tr("Calories today: {count}.", ["count": day.calories])
         }
-        let when =
-            dayText(outcome.event.date) == dayText(day.day.start) && verb == "Logged"
-            ? "" : " on \(dates.short(outcome.event.date))"
-        return [
-            "\(verb) \(eventText(outcome.event, unit: day.goals.volumeUnit))\(when) (id \(outcome.event.id ?? 0)). \(total)."
+        let values: KeyValuePairs<String, any CustomStringConvertible> = [
+            "what": eventText(outcome.event, unit: day.goals.volumeUnit), "date": dates.short(outcome.event.date),
+            "id": outcome.event.id ?? 0,
         ]
+        let done: String
+        switch verb {
+        case .logged where dayText(outcome.event.date) == dayText(day.day.start):
+            // TRANSLATORS: after `w8 drink`, `w8 eat` or `w8 intake --rm`; {what} is "250 ml water" or "a meal",
+            // {date} a day and time, {id} the event's number. The day's total follows as a sentence of its own.
+            done = tr("Logged {what} (id {id}).", values)
+        case .logged: done = tr("Logged {what} on {date} (id {id}).", values)
+        case .updated: done = tr("Updated {what} on {date} (id {id}).", values)
+        case .removed: done = tr("Removed {what} on {date} (id {id}).", values)
+        }
+        return [done + " " + total]
     }
 
     /// `w8 intake`: the events, newest first, with ids.
     public func intake(_ events: [IntakeEvent], unit: VolumeUnit, json: Bool) -> [String] {
         if json { return [JSON.array(events.map(eventJSON)).rendered()] }
         if events.isEmpty {
-            return ["Nothing logged in those days. Log a drink with 'w8 drink' or a meal with 'w8 eat meal'."]
+            return [tr("Nothing logged in those days. Log a drink with 'w8 drink' or a meal with 'w8 eat meal'.")]
         }
         return events.map { event in
             String(format: "%5lld  ", event.id ?? 0) + dates.short(event.date) + "  " + eventText(event, unit: unit)

@@ -1,6 +1,7 @@
 import Foundation
 import W8Core
 import W8Store
+import W8Text
 
 /// Formats domain values for the terminal and for JSON, in the preferred unit.
 public struct Presenter: Sendable {
@@ -14,7 +15,10 @@ public struct Presenter: Sendable {
     }
 
     public func weight(_ w: Weight) -> String {
-        w.unit == unit ? w.formatted : "\(w.converted(to: unit).formatted) (entered as \(w.formatted))"
+        guard w.unit != unit else { return w.formatted }
+        let converted = w.converted(to: unit).formatted
+        // TRANSLATORS: a weight shown in the preferred unit, then as it was typed: "82.5 kg (entered as 181.9 lb)".
+        return tr("{weight} (entered as {entered})", ["weight": converted, "entered": w.formatted])
     }
 
     public func amount(_ value: Double) -> String { Weight(value, unit).formatted }
@@ -74,13 +78,23 @@ public struct Presenter: Sendable {
     /// "Trend     176.2 lb · -1.3 lb a week" and "Forecast  goal on Tue 12 Jan 2027", as far as they are known.
     public func trendLines(_ trend: TrendAnalysis?) -> [String] {
         guard let trend, let weight = trend.trendWeight else { return [] }
-        var lines = ["Trend     \(amount(weight))"]
+        var lines: [String] = []
         if let rate = trend.weeklyRate {
-            lines[0] += " · \(rate < 0 ? "-" : "+")\(amount(abs(rate))) a week"
+            let values: KeyValuePairs<String, any CustomStringConvertible> = [
+                "weight": amount(weight), "rate": (rate < 0 ? "-" : "+") + amount(abs(rate)),
+            ]
+            // TRANSLATORS: a line of `w8 status`, its label padded to 10 columns; {rate} is signed: "-1.3 lb".
+            lines.append(tr("Trend     {weight} · {rate} a week", values))
         } else {
-            lines[0] += " · rate needs 4 weigh-ins in the last 7 days, the latest within 2 days"
+            lines.append(
+                tr(
+                    "Trend     {weight} · rate needs 4 weigh-ins in the last 7 days, the latest within 2 days",
+                    ["weight": amount(weight)]))
         }
-        if let forecast = trend.forecastDate { lines.append("Forecast  goal on \(dates.day(forecast))") }
+        if let forecast = trend.forecastDate {
+            // TRANSLATORS: a line of `w8 status`, its label padded to 10 columns; {day} is the forecast's day.
+            lines.append(tr("Forecast  goal on {day}", ["day": dates.day(forecast)]))
+        }
         return lines
     }
 
@@ -88,13 +102,16 @@ public struct Presenter: Sendable {
     public func progressLine(_ snapshot: ProgressSnapshot) -> String? {
         guard let progress = snapshot.progress else { return nil }
         guard let percent = progress.percent else {
-            return "You are at your goal weight of \(amount(progress.goal))."
+            return tr("You are at your goal weight of {weight}.", ["weight": amount(progress.goal)])
         }
-        let rest =
-            progress.reaches(.complete)
-            ? "goal of \(amount(progress.goal)) reached"
-            : "\(amount(progress.distanceToGoal)) to go to \(amount(progress.goal))"
-        return "Progress \(GoalProgress.shown(percent))% · \(rest)"
+        let shown = Localization.localDecimal(GoalProgress.shown(percent))
+        let values: KeyValuePairs<String, any CustomStringConvertible> = [
+            "percent": shown, "distance": amount(progress.distanceToGoal), "goal": amount(progress.goal),
+        ]
+        // TRANSLATORS: a terminal line; {percent} is the progress towards the goal, "25.0".
+        if progress.reaches(.complete) { return tr("Progress {percent}% · goal of {goal} reached", values) }
+        // TRANSLATORS: a terminal line; {percent} is the progress towards the goal, "25.0", {distance} a weight.
+        return tr("Progress {percent}% · {distance} to go to {goal}", values)
     }
 
     /// What a change did to the milestones, for the terminal.
@@ -110,7 +127,9 @@ public struct Presenter: Sendable {
             lines.append(sentence)
         }
         if let names = MilestoneType.phrase(outcome.change.evaluation.rearmed) {
-            lines.append("Re-armed, to be celebrated again when you get back there: \(names).")
+            // TRANSLATORS: {names} names milestones: "the 50% and 75% milestones".
+            let text = tr("Re-armed, to be celebrated again when you get back there: {names}.", ["names": names])
+            lines.append(text)
         }
         return lines
     }

@@ -1,13 +1,19 @@
 import Foundation
 import W8Core
 import W8Store
+import W8Text
 
 // What each command prints, as lines: the rendered JSON document for `--json`, else the text for the terminal.
 // The executable prints them; the JSON contracts are tested here and on the built binary.
 
+/// What a change did to an entry or an intake event, for the sentence that reports it.
+public enum ChangeVerb: Sendable {
+    case logged, updated, removed
+}
+
 extension Presenter {
     /// What an add, edit or removal did: the entry, the milestones it reached, and the progress.
-    public func change(_ outcome: TrackerOutcome, verb: String, json: Bool) -> [String] {
+    public func change(_ outcome: TrackerOutcome, verb: ChangeVerb, json: Bool) -> [String] {
         if json {
             return [
                 JSON.object([
@@ -19,7 +25,16 @@ extension Presenter {
         }
         var lines: [String] = []
         if let entry = outcome.change.entry {
-            lines.append("\(verb) \(weight(entry.weight)) on \(dates.short(entry.date)) (entry \(entry.id ?? 0)).")
+            let values: KeyValuePairs<String, any CustomStringConvertible> = [
+                "weight": weight(entry.weight), "date": dates.short(entry.date), "id": entry.id ?? 0,
+            ]
+            switch verb {
+            // TRANSLATORS: a terminal line after `w8 add`, `w8 edit` or `w8 rm`; {weight} is "82.5 kg", {date} a
+            // day and time, {id} the entry's number.
+            case .logged: lines.append(tr("Logged {weight} on {date} (entry {id}).", values))
+            case .updated: lines.append(tr("Updated {weight} on {date} (entry {id}).", values))
+            case .removed: lines.append(tr("Removed {weight} on {date} (entry {id}).", values))
+            }
         }
         lines += milestoneLines(outcome)
         if let line = progressLine(outcome.change.snapshot) { lines.append(line) }
@@ -29,10 +44,12 @@ extension Presenter {
     /// `w8 log`: entries newest first, with ids.
     public func log(_ entries: [WeightEntry], json: Bool) -> [String] {
         if json { return [JSON.array(entries.map(entryJSON)).rendered()] }
-        if entries.isEmpty { return ["No weigh-ins yet. Log one with 'w8 add 182.4'."] }
+        if entries.isEmpty { return [tr("No weigh-ins yet. Log one with 'w8 add 182.4'.")] }
         return entries.map { entry in
             var line = String(format: "%5lld  ", entry.id ?? 0) + dates.short(entry.date) + "  " + weight(entry.weight)
-            if let fat = entry.bodyFatPercent { line += "  \(fat.oneDecimalText)% fat" }
+            // TRANSLATORS: the body fat of a weigh-in in `w8 log`, after its weight: "  24.5% fat".
+            // xgettext:no-c-format
+            if let fat = entry.bodyFatPercent { line += "  " + tr("{percent}% fat", ["percent": fat.localDecimalText]) }
             if let note = entry.note { line += "  \(note.visibleOnTerminal)" }
             return line
         }
@@ -71,15 +88,22 @@ extension Presenter {
                 ]).rendered()
             ]
         }
-        let when = startedAt.map(dates.short) ?? "now"
-        var lines = [
-            newJourney
-                ? "Goal set to \(weight(goalWeight)). A new journey starts \(startedAt == nil ? when : "on " + when)."
-                : startedAt == nil
-                    ? "Goal changed to \(weight(goalWeight)); same journey, progress recalculated."
-                    : "Goal \(weight(goalWeight)); same journey, now starting \(when), progress recalculated."
-        ]
-        if let start = snapshot.start { lines.append("Start weight \(weight(start.weight)).") }
+        let goal = weight(goalWeight)
+        var lines: [String] = []
+        switch (newJourney, startedAt.map(dates.short)) {
+        case (true, nil): lines.append(tr("Goal set to {weight}. A new journey starts now.", ["weight": goal]))
+        case (true, let when?):
+            // TRANSLATORS: {date} is the day and time the journey starts, given with `--date`.
+            lines.append(tr("Goal set to {weight}. A new journey starts on {date}.", ["weight": goal, "date": when]))
+        case (false, nil):
+            lines.append(tr("Goal changed to {weight}; same journey, progress recalculated.", ["weight": goal]))
+        case (false, let when?):
+            lines.append(
+                tr(
+                    "Goal {weight}; same journey, now starting {date}, progress recalculated.",
+                    ["weight": goal, "date": when]))
+        }
+        if let start = snapshot.start { lines.append(tr("Start weight {weight}.", ["weight": weight(start.weight)])) }
         lines += milestoneLines(outcome)
         if let line = progressLine(snapshot) { lines.append(line) }
         return lines
@@ -88,17 +112,22 @@ extension Presenter {
     /// `w8 goal --clear`: whether there was a goal to remove.
     public func goalCleared(_ removed: Bool, json: Bool) -> [String] {
         if json { return [JSON.object([("cleared", .bool(removed))]).rendered()] }
-        return [removed ? "Goal cleared." : "No goal was set."]
+        return [removed ? tr("Goal cleared.") : tr("No goal was set.")]
     }
 
     /// `w8 goal`: the goal as it is.
     public func goal(_ snapshot: ProgressSnapshot, json: Bool) -> [String] {
         if json { return [goalJSON(snapshot).rendered()] }
-        guard let goal = snapshot.goal else { return ["No goal set. Set one with 'w8 goal 160'."] }
-        var lines = ["Goal \(weight(goal.weight)), set \(dates.short(goal.setAt))."]
+        guard let goal = snapshot.goal else { return [tr("No goal set. Set one with 'w8 goal 160'.")] }
+        var lines = [
+            // TRANSLATORS: `w8 goal`; {date} is the day and time the goal was set.
+            tr("Goal {weight}, set {date}.", ["weight": weight(goal.weight), "date": dates.short(goal.setAt)])
+        ]
         if let start = snapshot.start {
             lines.append(
-                "Start weight \(weight(start.weight)) (journey started \(dates.short(goal.journeyStartedAt))).")
+                tr(
+                    "Start weight {weight} (journey started {date}).",
+                    ["weight": weight(start.weight), "date": dates.short(goal.journeyStartedAt)]))
         }
         if let line = progressLine(snapshot) { lines.append(line) }
         return lines
@@ -107,28 +136,43 @@ extension Presenter {
     /// `w8 status`: current weight, trend, goal and progress.
     public func status(_ snapshot: ProgressSnapshot, trend: TrendAnalysis, json: Bool) -> [String] {
         if json { return [statusJSON(snapshot, trend: trend).rendered()] }
-        guard let current = snapshot.current else { return ["No weigh-ins yet. Log one with 'w8 add 182.4'."] }
-        var lines = ["Current   \(weight(current.weight))  (\(dates.short(current.date)))"] + trendLines(trend)
+        guard let current = snapshot.current else { return [tr("No weigh-ins yet. Log one with 'w8 add 182.4'.")] }
+        var lines = [
+            // TRANSLATORS: the lines of `w8 status` start with a label padded to 10 columns ("Current   "); keep
+            // the values of the lines in one column if your language allows.
+            tr("Current   {weight}  ({date})", ["weight": weight(current.weight), "date": dates.short(current.date)])
+        ]
+        lines += trendLines(trend)
         guard let goal = snapshot.goal, let progress = snapshot.progress else {
-            return lines + ["No goal set. Set one with 'w8 goal 160' to get milestone notifications."]
+            return lines + [tr("No goal set. Set one with 'w8 goal 160' to get milestone notifications.")]
         }
-        lines.append("Start     \(amount(progress.start))")
-        lines.append("Goal      \(weight(goal.weight))")
+        lines.append(tr("Start     {weight}", ["weight": amount(progress.start)]))
+        lines.append(tr("Goal      {weight}", ["weight": weight(goal.weight)]))
         if let line = progressLine(snapshot) { lines.append(line) }
-        if let next = progress.nextMilestone { lines.append("Next      \(next.displayName)") }
-        if progress.isApproaching { lines.append("You're within \(amount(unit.approachingDistance)) of your goal!") }
+        if let next = progress.nextMilestone {
+            // TRANSLATORS: {milestone} is the next milestone's name.
+            lines.append(tr("Next      {milestone}", ["milestone": next.displayName]))
+        }
+        if progress.isApproaching {
+            lines.append(tr("You're within {weight} of your goal!", ["weight": amount(unit.approachingDistance)]))
+        }
         return lines
     }
 
     /// `w8 milestones`: what was reached, newest first, and whether it was notified.
     public func milestones(_ achievements: [MilestoneAchievement], json: Bool) -> [String] {
         if json { return [JSON.array(achievements.map(achievementJSON)).rendered()] }
-        if achievements.isEmpty { return ["No milestones reached yet."] }
+        if achievements.isEmpty { return [tr("No milestones reached yet.")] }
         return achievements.map { a in
-            let weight = amount(Weight(a.weight, a.unit).value(in: unit))
-            let sent = a.notificationSent ? "notified" : "not notified"
-            return "\(dates.short(a.dateAchieved))  \(a.type.displayName) at \(weight) "
-                + "(\(GoalProgress.shown(a.progressPercent))%, \(sent))"
+            let values: KeyValuePairs<String, any CustomStringConvertible> = [
+                "date": dates.short(a.dateAchieved), "milestone": a.type.displayName,
+                "weight": amount(Weight(a.weight, a.unit).value(in: unit)),
+                "percent": Localization.localDecimal(GoalProgress.shown(a.progressPercent)),
+            ]
+            // TRANSLATORS: a line of `w8 milestones`: when, which milestone, the weight then and the progress.
+            if a.notificationSent { return tr("{date}  {milestone} at {weight} ({percent}%, notified)", values) }
+            // TRANSLATORS: a line of `w8 milestones`: when, which milestone, the weight then and the progress.
+            return tr("{date}  {milestone} at {weight} ({percent}%, not notified)", values)
         }
     }
 
@@ -162,12 +206,17 @@ extension Presenter {
                 ).rendered()
             ]
         }
+        let week: KeyValuePairs<String, any CustomStringConvertible> = [
+            "start": dates.short(summary.weekStart), "end": dates.short(summary.weekEnd),
+            "trend": summary.trend.rawValue,
+        ]
         var lines = [
             notification.title, notification.body,
-            "Week: \(dates.short(summary.weekStart)) to \(dates.short(summary.weekEnd)); trend \(summary.trend.rawValue)",
+            // TRANSLATORS: `w8 summary`; {trend} is a word scripts read (down, up, steady...): keep it as it is.
+            tr("Week: {start} to {end}; trend {trend}", week),
         ]
         if let forecast = summary.trendAnalysis?.forecastDate {
-            lines.append("Forecast: at this rate you reach your goal on \(dates.day(forecast)).")
+            lines.append(tr("Forecast: at this rate you reach your goal on {day}.", ["day": dates.day(forecast)]))
         }
         return lines
     }
@@ -183,7 +232,7 @@ extension Presenter {
                 ).rendered()
             ]
         }
-        if upcoming.isEmpty { return ["No events enabled. See 'w8 config' for summary.* and reminders.*."] }
+        if upcoming.isEmpty { return [tr("No events enabled. See 'w8 config' for summary.* and reminders.*.")] }
         return upcoming.map {
             "\($0.kind.description.padding(toLength: 10, withPad: " ", startingAt: 0))  \(dates.short($0.date))"
         }
@@ -202,7 +251,7 @@ extension Presenter {
             ]
         }
         guard let outcome else {
-            return [settings.summary.enabled ? "Summary not due." : "Summary is disabled (summary.enabled)."]
+            return [settings.summary.enabled ? tr("Summary not due.") : tr("Summary is disabled (summary.enabled).")]
         }
         return ["\(label): \(outcome)"]
     }

@@ -21,7 +21,7 @@ public struct DelimitedImport: Sendable {
 
     /// `format` nil means auto-detection; `.w8JSON` is not delimited and is refused.
     public init(format: ImportFormat?, options: ImportOptions) {
-        precondition(format != .w8JSON, "the JSON backup is not a delimited format")
+        precondition(format != .w8JSON && format != .gadgetbridge, "the JSON backup and SQLite are not delimited")
         self.format = format
         self.detecting = format == nil
         self.options = options

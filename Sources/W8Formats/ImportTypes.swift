@@ -11,6 +11,8 @@ public enum ImportFormat: String, Sendable, CaseIterable {
     case generic
     /// The iPhone W8Trackr app's export: its CSV or its JSON.
     case w8trackrIOS = "w8trackr-ios"
+    /// Gadgetbridge's exported SQLite database: band steps and Mi scale weights.
+    case gadgetbridge
 
     /// What the format is, for the message that says which one was read.
     public var displayName: String {
@@ -22,11 +24,12 @@ public enum ImportFormat: String, Sendable, CaseIterable {
         case .trendweight: "TrendWeight export"
         case .generic: "date,weight CSV"
         case .w8trackrIOS: "W8Trackr iPhone app export"
+        case .gadgetbridge: GadgetbridgeImport.formatName
         }
     }
 
     /// Whether each row names its weight's unit, so that `--unit` has nothing to say.
-    public var rowsNameUnits: Bool { [.w8CSV, .w8JSON, .w8trackrIOS].contains(self) }
+    public var rowsNameUnits: Bool { [.w8CSV, .w8JSON, .w8trackrIOS, .gadgetbridge].contains(self) }
 }
 
 /// What an import needs from outside: the units, the date form, the moment and the person's calendar.

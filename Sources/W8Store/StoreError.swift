@@ -16,6 +16,8 @@ public enum StoreError: ReportableError, Equatable {
     case diskFull(path: String)
     case entryNotFound(Int64)
     case intakeNotFound(Int64)
+    /// An import file that is an SQLite database, but not Gadgetbridge's.
+    case notGadgetbridge(path: String)
 
     public var errorDescription: String? {
         switch self {
@@ -39,12 +41,14 @@ public enum StoreError: ReportableError, Equatable {
             "no entry with id \(id); 'w8 log' lists the ids"
         case .intakeNotFound(let id):
             "no intake event with id \(id); 'w8 intake' lists the ids"
+        case .notGadgetbridge(let path):
+            "\(path) is an SQLite database but not Gadgetbridge's (it has no DEVICE table); nothing imported"
         }
     }
 
     public var exitStatus: ExitStatus {
         switch self {
-        case .entryNotFound, .intakeNotFound, .newerSchema: .dataError
+        case .entryNotFound, .intakeNotFound, .newerSchema, .notGadgetbridge: .dataError
         case .cannotCreate, .notRegular: .cannotCreate
         case .database, .damaged, .diskFull: .ioError
         }

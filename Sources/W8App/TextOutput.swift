@@ -115,6 +115,9 @@ public final class InputFile {
 
     deinit { if fd != STDIN_FILENO { close(fd) } }
 
+    /// Whether this is standard input (`-`), which has no path to open a database at.
+    public var isStandardInput: Bool { fd == STDIN_FILENO }
+
     /// The next chunk; empty at the end.
     public func read(upTo count: Int = 64 * 1024) throws -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)

@@ -57,7 +57,7 @@ extension W8 {
         @Argument(help: "The file to read, or - for standard input.")
         var file: String
 
-        @Option(help: "auto, w8-csv, w8-json, w8trackr-ios, openscale, libra, trendweight or generic.")
+        @Option(help: "auto, w8-csv, w8-json, w8trackr-ios, openscale, libra, trendweight, generic or gadgetbridge.")
         var format: ImportFormatChoice = .auto
 
         @Option(

@@ -10,6 +10,7 @@ public enum ImportFormatChoice: String, CaseIterable, Sendable {
     case w8JSON = "w8-json"
     case w8trackrIOS = "w8trackr-ios"
     case openscale, libra, trendweight, generic
+    case gadgetbridge
 
     public var format: ImportFormat? { ImportFormat(rawValue: rawValue) }
 }
@@ -39,7 +40,9 @@ public struct Importer {
         or its JSON {"appVersion", "entries", …}; dates in UTC, each row in its own unit), openscale (2.x "dateTime",…,"weight" in kg; 3.x \
         DATE,TIME and a column per measurement, in the units set in the app), libra (#Units, semicolons, \
         version 5 or 6), trendweight (the computed view: interpolated days are skipped; or the raw view \
-        Date,Time,Weight,Body Fat %), generic (date and weight columns, with or without a header). auto \
+        Date,Time,Weight,Body Fat %), generic (date and weight columns, with or without a header), \
+        gadgetbridge (its exported SQLite database, opened read only: Mi scale weigh-ins in kg and the bands' \
+        steps a day, each minute counted once, from the device paired first). auto \
         reads the header and says which it chose, and which unit it assumed for weights without one.
         Rows are checked as 'w8 add' checks them; dates before 1900 or in the future are refused. A row \
         with more fields than the header is refused unless decimal commas (194,2) explain the extra \
@@ -87,6 +90,11 @@ public struct Importer {
         let settings = tracker.context.settings
         var report = ImportReport(file: input.name, skipInvalid: skipInvalid, problem: problem)
         var first = try input.read()
+        let sqlite = first.starts(with: Array("SQLite format 3\0".utf8))
+        if sqlite && format == .auto || format == .gadgetbridge {
+            return try gadgetbridge(
+                input, sqlite: sqlite, format: format, options: options, dryRun: dryRun, report: report)
+        }
         let json = try Self.jsonFormat(format, first: &first, input: input)
         var backup: Backup?
         let (result, outcome) = try tracker.importEntries(dryRun: dryRun) { importer in
@@ -129,6 +137,44 @@ public struct Importer {
         return ImportSummary(
             report: report, result: result, outcome: outcome, settingsRestored: restored,
             unknownSettings: backup?.unknownSettings ?? [], detected: format == .auto, dryRun: dryRun)
+    }
+}
+
+extension Importer {
+    /// Imports Gadgetbridge's database at `input`'s path, read only: its scale's weigh-ins as entries in kg
+    /// (`MI_SCALE_WEIGHT_SAMPLE row N` for a bad one) and its bands' steps as days (`GadgetbridgeImport`).
+    func gadgetbridge(
+        _ input: InputFile, sqlite: Bool, format: ImportFormatChoice, options: ImportOptions, dryRun: Bool,
+        report: ImportReport
+    ) throws -> ImportSummary {
+        guard !input.isStandardInput else {
+            throw AppError.badInput("a Gadgetbridge database is read from its file, not from standard input")
+        }
+        guard sqlite else {
+            throw AppError.badInput("\(input.name) is not an SQLite database; Gadgetbridge exports one")
+        }
+        if let unit = options.unit {
+            throw AppError.badInput("--unit \(unit.rawValue) does not apply to a Gadgetbridge database: it keeps kg")
+        }
+        let database = try GadgetbridgeDatabase(path: input.name)
+        var report = report
+        (report.format, report.formatName, report.units) = (.gadgetbridge, GadgetbridgeImport.formatName, .app(.kg))
+        let (result, outcome) = try tracker.importEntries(dryRun: dryRun) { importer in
+            var reader = GadgetbridgeImport(options: options)
+            try database.forEachScaleReading { place, reading in
+                try report.take(reader.row(reading, row: place), into: &importer, label: "MI_SCALE_WEIGHT_SAMPLE row")
+            }
+            try database.forEachStepSample { table, place, sample in
+                if let bad = reader.add(sample, row: place) {
+                    try report.take(bad, into: &importer, label: "\(table) row")
+                }
+            }
+            for day in reader.finish() { try report.take(day, into: &importer) }
+            try report.finish()
+        }
+        return ImportSummary(
+            report: report, result: result, outcome: outcome, settingsRestored: 0, unknownSettings: [],
+            detected: format == .auto, dryRun: dryRun)
     }
 }
 

@@ -23,10 +23,15 @@ public struct GadgetbridgeImport: Sendable {
 
     /// Why `date` cannot be a sample's time, or nil when it can.
     func problem(_ date: Date, column: String, value: Int64) -> String? {
-        let text = "\(column) \(value) (\(ISO8601DateFormatter().string(from: date)))"
-        if date < earliest { return "\(text) is before \(DateInput.earliestYear)" }
-        if date.timeIntervalSince(options.now) > DateInput.futureTolerance { return "\(text) is in the future" }
-        return nil
+        let why: String
+        if date < earliest {
+            why = "is before \(DateInput.earliestYear)"
+        } else if date.timeIntervalSince(options.now) > DateInput.futureTolerance {
+            why = "is in the future"
+        } else {
+            return nil
+        }
+        return "\(column) \(value) (\(ISO8601DateFormatter().string(from: date))) \(why)"
     }
 
     /// Counts a step sample, or says why it cannot be counted; `row` is its place in its table.

@@ -21,6 +21,8 @@ public struct StepTally: Sendable {
     private var totals: [CalendarDay: Int] = [:]
     /// The local day last met, and its bounds in seconds, so that a day is worked out once and not per sample.
     private var day: (day: CalendarDay, start: Int64, end: Int64)?
+    /// The last running total of each device that keeps a day's running total, and the day it belongs to.
+    private var runningTotals: [Int64: (day: CalendarDay, steps: Int)] = [:]
 
     public init(calendar: Calendar) { self.calendar = calendar }
 
@@ -29,7 +31,10 @@ public struct StepTally: Sendable {
         timestamp >= 0 ? timestamp / 60 : -((-timestamp + 59) / 60)
     }
 
-    public mutating func add(_ sample: StepSample) {
+    /// Adds `sample`; with `runningTotal`, its steps are the device's total so far that day (Garmin, CMF).
+    public mutating func add(_ sample: StepSample, runningTotal: Bool = false) {
+        var sample = sample
+        if runningTotal { sample.steps = stepsSinceLastTotal(sample) }
         let minute = Self.minute(of: sample.timestamp)
         if minute != self.minute {
             close()
@@ -40,6 +45,17 @@ public struct StepTally: Sendable {
         case .none: devices[sample.device] = steps
         case .some(let earlier): devices[sample.device] = steps.map { $0 + (earlier ?? 0) } ?? earlier
         }
+    }
+
+    /// The steps a running total adds to the device's previous total that day, as Gadgetbridge's
+    /// `convertCumulativeSteps` reads them: a total belongs to the day of the second before it (a total at
+    /// midnight closes the day before), the first of a day counts whole, and one not above 0 is left as it is.
+    private mutating func stepsSinceLastTotal(_ sample: StepSample) -> Int {
+        guard sample.steps > 0 else { return sample.steps }
+        let day = CalendarDay(Date(timeIntervalSince1970: TimeInterval(sample.timestamp - 1)), calendar: calendar)
+        let previous = runningTotals[sample.device].flatMap { $0.day == day ? $0.steps : nil } ?? 0
+        runningTotals[sample.device] = (day, sample.steps)
+        return sample.steps - previous
     }
 
     /// Counts the current minute for its winning device.

@@ -35,12 +35,13 @@ public struct GadgetbridgeImport: Sendable {
     }
 
     /// Counts a step sample, or says why it cannot be counted; `row` is its place in its table.
-    public mutating func add(_ sample: StepSample, row: Int) -> ImportRow? {
+    /// `runningTotal`: the sample's steps are the device's total so far that day.
+    public mutating func add(_ sample: StepSample, row: Int, runningTotal: Bool = false) -> ImportRow? {
         let date = Date(timeIntervalSince1970: TimeInterval(sample.timestamp))
         if let problem = problem(date, column: "TIMESTAMP", value: sample.timestamp) {
             return .invalid(line: row, reason: problem)
         }
-        tally.add(sample)
+        tally.add(sample, runningTotal: runningTotal)
         return nil
     }
 

@@ -16,6 +16,9 @@ public struct GadgetbridgeDatabase {
     /// The daily summaries of Xiaomi bands: milliseconds and a day's total, repeating the minute samples.
     static let summaryTables: Set<String> = ["XIAOMI_DAILY_SUMMARY_SAMPLE"]
     static let scaleTable = "MI_SCALE_WEIGHT_SAMPLE"
+    /// The tables whose `STEPS` are the day's running total so far: their sample providers call
+    /// `convertCumulativeSteps` (`GarminActivitySampleProvider`, `CmfActivitySampleProvider`).
+    public static let runningTotalTables: Set<String> = ["GARMIN_ACTIVITY_SAMPLE", "CMF_ACTIVITY_SAMPLE"]
 
     /// Opens `path`; refuses an SQLite file that holds no Gadgetbridge `DEVICE` table.
     public init(path: String) throws {

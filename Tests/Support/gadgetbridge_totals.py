@@ -7,7 +7,8 @@ Opens the database read only with Python's sqlite3 and prints one JSON object:
 - "days": each local day (in ZONE) with steps, {"YYYY-MM-DD": steps}. Every table with TIMESTAMP, DEVICE_ID and
   STEPS columns but XIAOMI_DAILY_SUMMARY_SAMPLE (a day's summary, in milliseconds) is read. In each minute, of the
   devices with a sample of STEPS >= 0 in it, the lowest DEVICE_ID wins, and its STEPS > 0 count (Gadgetbridge's
-  -1 is "not measured"). Days without a step are left out.
+  -1 is "not measured"). GARMIN_ACTIVITY_SAMPLE and CMF_ACTIVITY_SAMPLE hold the day's running total, read as
+  differences first. Days without a step are left out.
 - "weights": MI_SCALE_WEIGHT_SAMPLE as [[seconds since 1970, kg rounded to 0.01]], oldest first.
 GadgetbridgeCLITests compares them with `w8 activity --json` and `w8 log --json` after `w8 import`.
 """
@@ -21,6 +22,24 @@ import urllib.parse
 import zoneinfo
 
 
+# Tables whose STEPS are the day's running total; the app turns them into differences (convertCumulativeSteps).
+RUNNING_TOTALS = {"GARMIN_ACTIVITY_SAMPLE", "CMF_ACTIVITY_SAMPLE"}
+
+
+def differences(samples, local_day):
+    """Running totals as steps since the device's previous total of the same day (the day of the second before)."""
+    out, last = [], {}
+    for timestamp, device, steps in samples:
+        if steps is not None and steps > 0:
+            day = local_day(timestamp - 1)
+            before = last.get(device)
+            out.append((timestamp, device, steps - (before[1] if before and before[0] == day else 0)))
+            last[device] = (day, steps)
+        else:
+            out.append((timestamp, device, steps))
+    return out
+
+
 def main():
     path, zone = sys.argv[1], zoneinfo.ZoneInfo(sys.argv[2])
     db = sqlite3.connect("file:" + urllib.parse.quote(path) + "?mode=ro&immutable=1", uri=True)
@@ -29,12 +48,18 @@ def main():
     def columns(table):
         return {row[1].upper() for row in db.execute(f'PRAGMA table_info("{table}")')}
 
+    def local_day(seconds):
+        return datetime.datetime.fromtimestamp(seconds, zone).date()
+
     # minute -> device -> steps (None while only "not measured" samples were seen)
     minutes = collections.defaultdict(dict)
     for table in tables:
         if table == "XIAOMI_DAILY_SUMMARY_SAMPLE" or not {"TIMESTAMP", "DEVICE_ID", "STEPS"} <= columns(table):
             continue
-        for timestamp, device, steps in db.execute(f'SELECT TIMESTAMP, DEVICE_ID, STEPS FROM "{table}"'):
+        samples = db.execute(f'SELECT TIMESTAMP, DEVICE_ID, STEPS FROM "{table}" ORDER BY DEVICE_ID, TIMESTAMP')
+        if table in RUNNING_TOTALS:
+            samples = differences(list(samples), local_day)
+        for timestamp, device, steps in samples:
             slot = minutes[timestamp // 60]
             measured = steps if steps is not None and steps >= 0 else None
             before = slot.get(device)
@@ -48,7 +73,7 @@ def main():
         measured = sorted(device for device, steps in devices.items() if steps is not None)
         if not measured or devices[measured[0]] <= 0:
             continue
-        day = datetime.datetime.fromtimestamp(minute * 60, zone).date().isoformat()
+        day = local_day(minute * 60).isoformat()
         days[day] += devices[measured[0]]
 
     weights = []

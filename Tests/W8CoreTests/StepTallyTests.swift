@@ -64,4 +64,18 @@ import W8TestSupport
         ]
         #expect(Self.days(samples) == ["2025-01-14 7", "2025-01-15 11", "2025-10-26 50"])
     }
+
+    @Test("A running total counts what it adds to the device's last total of the day of the second before it")
+    func runningTotals() {
+        var tally = StepTally(calendar: PinnedCalendar.berlin)
+        let totals: [(Int64, Int)] = [
+            (Self.at(17, 8, 0), 100), (Self.at(17, 8, 1), 250), (Self.at(17, 8, 2), -1), (Self.at(17, 8, 3), 250),
+            (Self.at(17, 8, 4), 400), (Self.at(17, 23, 59), 5000),
+            // Midnight closes the 17th: 100 more, counted in the minute it is, on the 18th.
+            (Self.at(18, 0, 0), 5100), (Self.at(18, 0, 1), 30),
+        ]
+        for (time, steps) in totals { tally.add((timestamp: time, device: 6, steps: steps), runningTotal: true) }
+        #expect(
+            tally.finish(source: Self.source).map { "\($0.day) \($0.steps)" } == ["2025-01-17 5000", "2025-01-18 130"])
+    }
 }

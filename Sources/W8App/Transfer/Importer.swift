@@ -165,7 +165,8 @@ extension Importer {
                 try report.take(reader.row(reading, row: place), into: &importer, label: "MI_SCALE_WEIGHT_SAMPLE row")
             }
             try database.forEachStepSample { table, place, sample in
-                if let bad = reader.add(sample, row: place) {
+                let runningTotal = GadgetbridgeDatabase.runningTotalTables.contains(table)
+                if let bad = reader.add(sample, row: place, runningTotal: runningTotal) {
                     try report.take(bad, into: &importer, label: "\(table) row")
                 }
             }

@@ -19,6 +19,14 @@ public struct GadgetbridgeDatabase {
     /// The tables whose `STEPS` are the day's running total so far: their sample providers call
     /// `convertCumulativeSteps` (`GarminActivitySampleProvider`, `CmfActivitySampleProvider`).
     public static let runningTotalTables: Set<String> = ["GARMIN_ACTIVITY_SAMPLE", "CMF_ACTIVITY_SAMPLE"]
+    /// The distance of a sample in centimetres, for the tables whose samples give one (`getDistanceCm`, which is
+    /// "not measured" for every other vendor): Garmin's `DISTANCE_CM`, Huawei's `DISTANCE` in metres.
+    static let centimetres: [String: (column: String, expression: String)] = [
+        "GARMIN_ACTIVITY_SAMPLE": ("DISTANCE_CM", "DISTANCE_CM"),
+        "HUAWEI_ACTIVITY_SAMPLE": ("DISTANCE", "CASE WHEN DISTANCE = -1 THEN -1 ELSE DISTANCE * 100 END"),
+    ]
+    /// The distance expression of each step table there.
+    private let distances: [String: String]
 
     /// Opens `path`; refuses an SQLite file that holds no Gadgetbridge `DEVICE` table.
     public init(path: String) throws {
@@ -40,6 +48,9 @@ public struct GadgetbridgeDatabase {
             stepTables = columns.filter { table, names in
                 names.isSuperset(of: ["TIMESTAMP", "DEVICE_ID", "STEPS"]) && !Self.summaryTables.contains(table)
             }.keys.sorted()
+            distances = Self.centimetres.filter { table, distance in
+                columns[table]?.contains(distance.column) ?? false
+            }.mapValues(\.expression)
             hasScale = columns[Self.scaleTable]?.isSuperset(of: ["TIMESTAMP", "DEVICE_ID", "WEIGHT_KG"]) ?? false
         } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
             throw StoreError.notGadgetbridge(path: path)
@@ -56,7 +67,7 @@ public struct GadgetbridgeDatabase {
             let name = table.quotedDatabaseIdentifier
             return """
                 SELECT '\(table.replacingOccurrences(of: "'", with: "''"))' AS t, ROW_NUMBER() OVER (ORDER BY TIMESTAMP, DEVICE_ID) AS n,
-                  TIMESTAMP AS ts, DEVICE_ID AS d, STEPS AS s FROM \(name)
+                  TIMESTAMP AS ts, DEVICE_ID AS d, STEPS AS s, \(distances[table] ?? "-1") AS cm FROM \(name)
                 """
         }
         let sql = selects.joined(separator: "\nUNION ALL\n") + "\nORDER BY ts, d"
@@ -66,7 +77,10 @@ public struct GadgetbridgeDatabase {
                 let timestamp: Int64? = row["ts"]
                 let device: Int64? = row["d"]
                 let steps: Int? = row["s"]
-                let sample: StepSample = (timestamp ?? Int64.min, device ?? Int64.max, steps ?? -1)
+                let centimetres: Int? = row["cm"]
+                let sample: StepSample = (
+                    timestamp ?? Int64.min, device ?? Int64.max, steps ?? -1, centimetres ?? -1
+                )
                 try body(row["t"], row["n"], sample)
             }
         }

@@ -9,6 +9,10 @@ import W8TestHarness
     static let secondReader = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Support/gadgetbridge_totals.py").path
     static let zone = "Europe/Berlin"
+    /// The fixture's steps by day in Berlin: the README's sums, which the second reader must find too.
+    static let days: [String: Int] = [
+        "2025-01-14": 410, "2025-01-15": 1055, "2025-01-17": 5000, "2025-01-18": 130, "2025-01-19": 105,
+    ]
 
     /// The fixture built into `Gadgetbridge` in the sandbox, with `more` SQL run after it; its path.
     static func database(_ w8: W8Sandbox, more: String = "") throws -> String {
@@ -21,21 +25,25 @@ import W8TestHarness
         return path
     }
 
-    /// What the second reader finds: steps by day, and [seconds, kg] of each weigh-in.
-    static func expected(_ w8: W8Sandbox, _ path: String) throws -> (days: [String: Int], weights: [[Double]]) {
+    /// What the second reader finds: steps and metres by day, and [seconds, kg] of each weigh-in.
+    static func expected(_ w8: W8Sandbox, _ path: String) throws -> (
+        days: [String: Int], metres: [String: Int], weights: [[Double]]
+    ) {
         let out = try W8Sandbox.running(w8, through: ["python3", secondReader, path, zone])
         #expect(out.status == 0, "\(out.stderr)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [String: Any])
-        return (try #require(json["days"] as? [String: Int]), try #require(json["weights"] as? [[Double]]))
+        return (
+            try #require(json["days"] as? [String: Int]), try #require(json["distance_m"] as? [String: Int]),
+            try #require(json["weights"] as? [[Double]])
+        )
     }
 
     /// `w8 activity --json` as steps by day (every source: only this import wrote).
-    static func activity(_ w8: W8Sandbox) throws -> [String: Int] {
+    static func activity(_ w8: W8Sandbox, _ key: String = "steps") throws -> [String: Int] {
         let days = try #require(try w8.json("activity", "--days", "10000") as? [[String: Any]])
-        #expect(days.allSatisfy { $0["distance_m"] as? Int == 0 })
         return Dictionary(
             uniqueKeysWithValues: try days.map { day in
-                (try #require(day["date"] as? String), try #require(day["steps"] as? Int))
+                (try #require(day["date"] as? String), try #require(day[key] as? Int))
             })
     }
 
@@ -72,18 +80,23 @@ import W8TestHarness
         #expect(summary["format"] as? String == "gadgetbridge")
         #expect(summary["detected"] as? Bool == true)
         #expect(summary["added"] as? Int == 3)
-        #expect(summary["activity_days_added"] as? Int == 4)
+        #expect(summary["activity_days_added"] as? Int == 5)
 
         let expected = try Self.expected(w8, path)
-        #expect(expected.days == ["2025-01-14": 410, "2025-01-15": 1055, "2025-01-17": 5000, "2025-01-18": 130])
+        let metres: [String: Int] = [
+            "2025-01-14": 0, "2025-01-15": 0, "2025-01-17": 3500, "2025-01-18": 91, "2025-01-19": 42,
+        ]
+        #expect(expected.days == Self.days)
+        #expect(expected.metres == metres)
         #expect(try Self.activity(w8) == expected.days)
+        #expect(try Self.activity(w8, "distance_m") == expected.metres)
         #expect(try Self.weights(w8) == expected.weights)
 
         let again = try object(try w8.run("import", "--format", "gadgetbridge", path, "--json").json())
         #expect(again["added"] as? Int == 0)
         #expect(again["already_present"] as? Int == 3)
         #expect(again["activity_days_added"] as? Int == 0)
-        #expect(again["activity_days_present"] as? Int == 4)
+        #expect(again["activity_days_present"] as? Int == 5)
     }
 
     // --dry-run counts and writes nothing.
@@ -99,7 +112,7 @@ import W8TestHarness
                 "Read \(path) as Gadgetbridge database, detected from its first lines; weights in kg, the only unit "
                     + "Gadgetbridge database writes.",
                 "Dry run, nothing written: 3 to add, 0 already present, 0 skipped.",
-                "Activity log: 4 days of steps to add, 0 days already present.",
+                "Activity log: 5 days of steps to add, 0 days already present.",
             ])
         #expect(try ImportExportTests.dump(w8) == before)
     }
@@ -145,8 +158,7 @@ import W8TestHarness
         let skipping = try object(try w8.run("import", path, "--skip-invalid", "--json").json())
         #expect(skipping["added"] as? Int == 3)
         #expect(skipping["skipped"] as? Int == 3)
-        #expect(
-            try Self.activity(w8) == ["2025-01-14": 410, "2025-01-15": 1055, "2025-01-17": 5000, "2025-01-18": 130])
+        #expect(try Self.activity(w8) == Self.days)
     }
 
     // An SQLite file that is not Gadgetbridge's (w8's own database) is refused in one line naming it.

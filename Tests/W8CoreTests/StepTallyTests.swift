@@ -35,7 +35,7 @@ import W8TestSupport
         ] as [([(Int64, Int64, Int)], [String])])
     func theFirstPairedMeasuringDeviceWins(samples: [(Int64, Int64, Int)], days: [String]) {
         let base = Self.at(14, 10, 0)
-        let made = samples.map { (timestamp: base + ($0.0 - 10) * 60, device: $0.1, steps: $0.2) }
+        let made = samples.map { (timestamp: base + ($0.0 - 10) * 60, device: $0.1, steps: $0.2, centimetres: -1) }
         #expect(Self.days(made) == days)
     }
 
@@ -46,8 +46,10 @@ import W8TestSupport
         var samples: [StepSample] = []
         for (minute, steps) in watch.enumerated() {
             let time = Self.at(14, 10, minute)
-            if minute < band.count { samples.append((timestamp: time, device: 1, steps: band[minute])) }
-            samples.append((timestamp: time, device: 2, steps: steps))
+            if minute < band.count {
+                samples.append((timestamp: time, device: 1, steps: band[minute], centimetres: -1))
+            }
+            samples.append((timestamp: time, device: 2, steps: steps, centimetres: -1))
         }
         #expect(Self.days(samples) == ["2025-01-14 410"])
     }
@@ -55,12 +57,12 @@ import W8TestSupport
     @Test("Samples seconds apart in one minute are that minute's; a minute belongs to its local day")
     func minutesAndLocalDays() {
         let samples: [StepSample] = [
-            (timestamp: Self.at(14, 23, 59), device: 2, steps: 5),
-            (timestamp: Self.at(14, 23, 59) + 30, device: 1, steps: 7),
-            (timestamp: Self.at(15, 0, 0), device: 2, steps: 11),
+            (timestamp: Self.at(14, 23, 59), device: 2, steps: 5, centimetres: -1),
+            (timestamp: Self.at(14, 23, 59) + 30, device: 1, steps: 7, centimetres: -1),
+            (timestamp: Self.at(15, 0, 0), device: 2, steps: 11, centimetres: -1),
             // The night the clocks go back in Berlin: 02:30 happens twice, both on the 26th.
-            (timestamp: Self.at(26, 2, 30, month: 10, year: 2025) - 3600, device: 1, steps: 20),
-            (timestamp: Self.at(26, 2, 30, month: 10, year: 2025), device: 1, steps: 30),
+            (timestamp: Self.at(26, 2, 30, month: 10, year: 2025) - 3600, device: 1, steps: 20, centimetres: -1),
+            (timestamp: Self.at(26, 2, 30, month: 10, year: 2025), device: 1, steps: 30, centimetres: -1),
         ]
         #expect(Self.days(samples) == ["2025-01-14 7", "2025-01-15 11", "2025-10-26 50"])
     }
@@ -68,14 +70,31 @@ import W8TestSupport
     @Test("A running total counts what it adds to the device's last total of the day of the second before it")
     func runningTotals() {
         var tally = StepTally(calendar: PinnedCalendar.berlin)
-        let totals: [(Int64, Int)] = [
-            (Self.at(17, 8, 0), 100), (Self.at(17, 8, 1), 250), (Self.at(17, 8, 2), -1), (Self.at(17, 8, 3), 250),
-            (Self.at(17, 8, 4), 400), (Self.at(17, 23, 59), 5000),
-            // Midnight closes the 17th: 100 more, counted in the minute it is, on the 18th.
-            (Self.at(18, 0, 0), 5100), (Self.at(18, 0, 1), 30),
+        // Garmin's samples in the fixture: steps and centimetres so far that day.
+        let totals: [(Int64, Int, Int)] = [
+            (Self.at(17, 8, 0), 100, 7000), (Self.at(17, 8, 1), 250, 17500), (Self.at(17, 8, 2), -1, 0),
+            (Self.at(17, 8, 3), 250, 17500), (Self.at(17, 8, 4), 400, 28000), (Self.at(17, 23, 59), 5000, 350_000),
+            // Midnight closes the 17th: 100 steps and 70 m more, counted in the minute it is, on the 18th.
+            (Self.at(18, 0, 0), 5100, 357_000), (Self.at(18, 0, 1), 30, 2100),
         ]
-        for (time, steps) in totals { tally.add((timestamp: time, device: 6, steps: steps), runningTotal: true) }
+        for (time, steps, centimetres) in totals {
+            tally.add((timestamp: time, device: 6, steps: steps, centimetres: centimetres), runningTotal: true)
+        }
         #expect(
-            tally.finish(source: Self.source).map { "\($0.day) \($0.steps)" } == ["2025-01-17 5000", "2025-01-18 130"])
+            tally.finish(source: Self.source).map { "\($0.day) \($0.steps) \($0.distance) m" } == [
+                "2025-01-17 5000 3500 m", "2025-01-18 130 91 m",
+            ])
+    }
+
+    @Test("The distance is the winning device's: a loser's is not added, and -1 is none")
+    func distanceOfTheWinner() {
+        var tally = StepTally(calendar: PinnedCalendar.berlin)
+        let samples: [StepSample] = [
+            (timestamp: Self.at(19, 9, 0), device: 1, steps: 100, centimetres: -1),
+            (timestamp: Self.at(19, 9, 0), device: 2, steps: 90, centimetres: 7000),
+            (timestamp: Self.at(19, 9, 1), device: 2, steps: 80, centimetres: 6049),
+        ]
+        for sample in samples { tally.add(sample) }
+        #expect(tally.finish(source: Self.source).map { "\($0.steps) \($0.distance) m" } == ["180 60 m"])
     }
 }

@@ -39,10 +39,10 @@ import W8TestSupport
     func steps() throws {
         var reader = GadgetbridgeImport(options: Self.options)
         let morning = Int64(PinnedCalendar.berlin.date(2025, 1, 14, 10).timeIntervalSince1970)
-        #expect(reader.add((timestamp: morning, device: 2, steps: 90), row: 1) == nil)
-        #expect(reader.add((timestamp: morning, device: 1, steps: 100), row: 1) == nil)
+        #expect(reader.add((timestamp: morning, device: 2, steps: 90, centimetres: -1), row: 1) == nil)
+        #expect(reader.add((timestamp: morning, device: 1, steps: 100, centimetres: -1), row: 1) == nil)
         #expect(
-            reader.add((timestamp: 4_102_444_800, device: 1, steps: 10), row: 2)
+            reader.add((timestamp: 4_102_444_800, device: 1, steps: 10, centimetres: -1), row: 2)
                 == .invalid(line: 2, reason: "TIMESTAMP 4102444800 (2100-01-01T00:00:00Z) is in the future"))
         let day = try #require(CalendarDay("2025-01-14"))
         #expect(

@@ -52,7 +52,7 @@ public struct Importer {
         with more fields than the header is refused unless decimal commas (194,2) explain the extra \
         commas in one way. A bad row is reported as FILE:LINE and, unless --skip-invalid, nothing is \
         imported. Rows that are no weigh-ins (TrendWeight's interpolated days, Libra's midnight \
-        placeholders) are counted as skipped. An entry with the same date and weight is not added twice. \
+        placeholders, Samsung's one-device step rows, a day of steps given again) are counted as skipped. An entry with the same date and weight is not added twice. \
         Milestones are evaluated once, at the end; those reached before today are recorded without a \
         notification.
         Examples: w8 import openScale_export.csv · w8 import --dry-run weights.csv · \

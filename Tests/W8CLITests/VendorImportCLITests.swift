@@ -73,6 +73,9 @@ import W8TestHarness
         #expect(summary["activity_days_added"] as? Int == expected.count)
         #expect(try Self.days(w8) == expected)
         #expect(try IPhoneImportCLITests.log(w8).isEmpty)
+        // Google Fit's calories are burned, never eaten: nothing reaches the intake log.
+        #expect(try w8.run("intake", "--days", "60000", "--json").stdout == "[]\n")
+        #expect(summary["intake_added"] as? Int == 0)
 
         let again = try object(try w8.run("import", ImportExportTests.fixture(fixture), "--json").json())
         #expect(again["activity_days_added"] as? Int == 0)

@@ -10,6 +10,9 @@ public enum ImportFormatChoice: String, CaseIterable, Sendable {
     case w8JSON = "w8-json"
     case w8trackrIOS = "w8trackr-ios"
     case openscale, libra, trendweight, generic
+    case withings
+    case googleFit = "google-fit"
+    case samsungHealth = "samsung-health"
 
     public var format: ImportFormat? { ImportFormat(rawValue: rawValue) }
 }
@@ -39,13 +42,17 @@ public struct Importer {
         or its JSON {"appVersion", "entries", …}; dates in UTC, each row in its own unit), openscale (2.x "dateTime",…,"weight" in kg; 3.x \
         DATE,TIME and a column per measurement, in the units set in the app), libra (#Units, semicolons, \
         version 5 or 6), trendweight (the computed view: interpolated days are skipped; or the raw view \
-        Date,Time,Weight,Body Fat %), generic (date and weight columns, with or without a header). auto \
+        Date,Time,Weight,Body Fat %), withings (weight.csv, its fat mass read as body fat; \
+        aggregates_steps.csv), google-fit (Takeout's Daily activity metrics.csv: steps and distance; its \
+        calories are energy burned and are not read), samsung-health (com.samsung.health.weight.*.csv, times \
+        in UTC; com.samsung.shealth.step_daily_trend.*.csv, the all-devices total of each day), generic \
+        (date and weight columns, with or without a header). auto \
         reads the header and says which it chose, and which unit it assumed for weights without one.
         Rows are checked as 'w8 add' checks them; dates before 1900 or in the future are refused. A row \
         with more fields than the header is refused unless decimal commas (194,2) explain the extra \
         commas in one way. A bad row is reported as FILE:LINE and, unless --skip-invalid, nothing is \
         imported. Rows that are no weigh-ins (TrendWeight's interpolated days, Libra's midnight \
-        placeholders) are counted as skipped. An entry with the same date and weight is not added twice. \
+        placeholders, Samsung's one-device step rows, a day of steps given again) are counted as skipped. An entry with the same date and weight is not added twice. \
         Milestones are evaluated once, at the end; those reached before today are recorded without a \
         notification.
         Examples: w8 import openScale_export.csv · w8 import --dry-run weights.csv · \
@@ -112,7 +119,7 @@ public struct Importer {
                 try stream.finish()
                 (report.format, report.formatName, report.units) = (.w8trackrIOS, stream.formatName, .rows)
             default:
-                var reader = DelimitedImport(format: format.format, options: options)
+                var reader = DelimitedImport(format: format.format, options: options, fileName: input.name)
                 try readAll { try reader.feed($0) }
                 for row in try reader.finish() { try report.take(row, into: &importer) }
                 report.format = reader.format
@@ -243,7 +250,9 @@ public struct ImportReport {
     /// One line for each kind of row that is no weigh-in.
     var notWeighInLines: [String] {
         let interpolated = notWeighIns.filter { $0.skip == .interpolated }.map(\.line)
-        let placeholders = notWeighIns.filter { $0.skip != .interpolated }.map(\.line)
+        let placeholders = notWeighIns.filter {
+            if case .placeholder = $0.skip { true } else { false }
+        }.map(\.line)
         var lines: [String] = []
         if !interpolated.isEmpty {
             let days = interpolated.count == 1 ? "1 interpolated day" : "\(interpolated.count) interpolated days"
@@ -255,6 +264,31 @@ public struct ImportReport {
             let rows =
                 placeholders.count == 1 ? "1 midnight placeholder" : "\(placeholders.count) midnight placeholders"
             lines.append("Skipped \(rows) repeating a weigh-in later the same day: \(Self.lineList(placeholders)).")
+        }
+        lines += dayLines
+        return lines
+    }
+
+    /// One line for each kind of day-of-steps row that was not read.
+    var dayLines: [String] {
+        let kinds: [(ImportSkip, String, String)] = [
+            (.noSteps, "day", "without a step count"),
+            (.oneDevice, "row", "of one device's steps (each day's all-devices total is read)"),
+        ]
+        var lines: [String] = []
+        for (kind, noun, what) in kinds {
+            let found = notWeighIns.filter { $0.skip == kind }.map(\.line)
+            let counted = found.count == 1 ? "1 \(noun)" : "\(found.count) \(noun)s"
+            if !found.isEmpty { lines.append("Skipped \(counted) \(what): \(Self.lineList(found)).") }
+        }
+        let repeated = notWeighIns.filter {
+            if case .repeatedDay = $0.skip { true } else { false }
+        }.map(\.line)
+        if !repeated.isEmpty {
+            lines.append(
+                "Skipped \(repeated.count == 1 ? "1 day" : "\(repeated.count) days") given again later in the file "
+                    + "(the later row is read): "
+                    + "\(Self.lineList(repeated)).")
         }
         return lines
     }

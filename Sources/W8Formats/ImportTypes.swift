@@ -11,6 +11,10 @@ public enum ImportFormat: String, Sendable, CaseIterable {
     case generic
     /// The iPhone W8Trackr app's export: its CSV or its JSON.
     case w8trackrIOS = "w8trackr-ios"
+    /// Fitbit's export (Google Takeout): `weight-*.json` and `steps-*.json`.
+    case fitbit
+    /// Garmin Connect's data export: `*_userBioMetrics.json` and `UDSFile_*.json`.
+    case garmin
 
     /// What the format is, for the message that says which one was read.
     public var displayName: String {
@@ -22,6 +26,8 @@ public enum ImportFormat: String, Sendable, CaseIterable {
         case .trendweight: "TrendWeight export"
         case .generic: "date,weight CSV"
         case .w8trackrIOS: "W8Trackr iPhone app export"
+        case .fitbit: "Fitbit export"
+        case .garmin: "Garmin Connect export"
         }
     }
 

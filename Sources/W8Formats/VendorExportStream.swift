@@ -80,7 +80,13 @@ public struct VendorExportStream {
                 rows.append(.invalid(line: index + 1, reason: "it is not a JSON object"))
                 continue
             }
-            if kind == nil { kind = try Self.kind(of: fields, fileName: fileName, expected: expected) }
+            if kind == nil {
+                kind = try Self.kind(of: fields, fileName: fileName, expected: expected)
+                // Grams say their unit: --unit lb cannot be right.
+                if kind == .garminBioMetrics, let unit = options.unit, unit != .kg {
+                    throw W8FormatsError.importUnitConflict(file: .kg, option: unit)
+                }
+            }
             if let row = self.row(index + 1, fields) { rows.append(row) }
         }
         return rows
@@ -196,9 +202,6 @@ public struct VendorExportStream {
         guard let weight = fields["weight"], !(weight is NSNull) else { return nil }
         guard let reading = weight as? [String: Any] else { throw W8FormatsError.importFieldMissing("weight object") }
         let grams = try Self.number(reading["weight"], "weight")
-        if let unit = options.unit, unit != .kg {
-            throw W8FormatsError.importUnitConflict(file: .kg, option: unit)
-        }
         let date: Date
         switch reading["timestampGMT"] {
         case let text as String:

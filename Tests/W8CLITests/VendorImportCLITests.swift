@@ -118,4 +118,15 @@ import W8TestHarness
         #expect(refused.status == 65)
         #expect(refused.stderr.contains("give --format garmin"))
     }
+
+    // Garmin's weights are grams: --unit lb is refused, named or detected.
+    @Test func unitLbIsRefusedForGarminsGrams() throws {
+        let w8 = try W8Sandbox(timeZone: Self.zone)
+        let path = ImportExportTests.fixture("12345678_userBioMetrics.json")
+        let named = try w8.run("import", "--format", "garmin", "--unit", "lb", path)
+        #expect(named.status == 64 && named.stderr.contains("--unit lb does not apply to garmin"))
+        let detected = try w8.run("import", "--unit", "lb", path)
+        #expect(detected.status == 65 && detected.stderr.contains("weights are in kg but --unit is lb"))
+        #expect((try w8.json("log", "--json") as? [Any])?.isEmpty == true)
+    }
 }

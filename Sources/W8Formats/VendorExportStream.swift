@@ -97,6 +97,11 @@ public struct VendorExportStream {
         do throws(JSONObjectStream.Malformed) { try scanner.finish() } catch {
             throw W8FormatsError.documentInvalid(.vendorExport, "it is not valid JSON: the array is not closed")
         }
+        if let (day, steps) = stepsByDay.first(where: { $0.value > ActivityDay.maxSteps }) {
+            throw W8FormatsError.documentInvalid(
+                .vendorExport,
+                "its minutes add up to \(steps) steps on \(day), more than the \(ActivityDay.maxSteps) a day w8 keeps")
+        }
         let days =
             stepsByDay.map { ActivityDay(day: $0.key, steps: $0.value, source: Self.fitbitSource) }
             + summaries.values

@@ -98,6 +98,14 @@ import W8TestSupport
         #expect(berlin.first == Self.day("2024-03-09", 272, 0, "fitbit"))
     }
 
+    // Minutes that add up to more steps than a day may have are refused, not written.
+    @Test func aDayOfTooManyStepsIsRefused() throws {
+        let minutes = (10...12).map { #"{"dateTime":"03/09/24 \#($0):00:00","value":"90000"}"# }
+        #expect(throws: W8FormatsError.self) {
+            try Self.read("[" + minutes.joined(separator: ",") + "]", name: "steps-2024-03-09.json")
+        }
+    }
+
     // Fitbit's distance file has the steps file's shape: refused by its name, not read as steps.
     @Test func aFitbitPerMinuteFileOtherThanStepsIsRefused() throws {
         let text = try IPhoneExportTests.text("steps-2024-03-09.json")

@@ -132,7 +132,8 @@ public struct VendorExportStream {
             throw W8FormatsError.documentInvalid(
                 .vendorExport,
                 "its first record is none of Fitbit's weight or steps records nor Garmin's userBioMetrics or UDSFile "
-                    + "records (keys: \(keys.sorted().prefix(8).joined(separator: ", ")))")
+                    + "records (keys: \(keys.sorted().prefix(8).map { String($0.prefix(40)) }.joined(separator: ", ")))"
+            )
         }
         if let expected, expected != kind.format {
             throw W8FormatsError.documentInvalid(

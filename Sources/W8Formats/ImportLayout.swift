@@ -220,8 +220,8 @@ struct ImportLayout: Sendable {
             }
         case .withings, .googleFit, .samsungHealth:
             try vendorColumns(header, prefix: prefix, fileName: fileName)
-        case .w8JSON:
-            preconditionFailure("the JSON backup is not a delimited format")
+        case .w8JSON, .fitbit, .garmin:
+            preconditionFailure("\(format.rawValue) is JSON, not a delimited format")
         }
         if let declaredUnit, let unit = options.unit, unit != declaredUnit {
             throw W8FormatsError.importUnitConflict(file: declaredUnit, option: unit)

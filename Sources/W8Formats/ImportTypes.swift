@@ -17,6 +17,10 @@ public enum ImportFormat: String, Sendable, CaseIterable {
     case googleFit = "google-fit"
     /// Samsung Health's export: `com.samsung.health.weight.*.csv`, `com.samsung.shealth.step_daily_trend.*.csv`.
     case samsungHealth = "samsung-health"
+    /// Fitbit's export (Google Takeout): `weight-*.json` and `steps-*.json`.
+    case fitbit
+    /// Garmin Connect's data export: `*_userBioMetrics.json` and `UDSFile_*.json`.
+    case garmin
 
     /// What the format is, for the message that says which one was read.
     public var displayName: String {
@@ -31,6 +35,8 @@ public enum ImportFormat: String, Sendable, CaseIterable {
         case .withings: "Withings export"
         case .googleFit: "Google Fit (Takeout) export"
         case .samsungHealth: "Samsung Health export"
+        case .fitbit: "Fitbit export"
+        case .garmin: "Garmin Connect export"
         }
     }
 

@@ -33,7 +33,8 @@ public enum W8FormatsError: Error, LocalizedError, Equatable, Sendable {
             "date '\(text)' does not match --date-format \(pattern)"
         case .importFormatUnknown(let line):
             "cannot tell the format from the first line '\(line.prefix(80))'; give --format (w8-csv, w8-json, "
-                + "w8trackr-ios, openscale, libra, trendweight, withings, google-fit, samsung-health or generic)"
+                + "w8trackr-ios, openscale, libra, trendweight, withings, google-fit, samsung-health, fitbit, garmin "
+                + "or generic)"
         case .importNoHeader:
             "no header or data line in the first 64 KiB"
         case .importColumnMissing(let column, let format):
@@ -68,8 +69,16 @@ public enum W8FormatsError: Error, LocalizedError, Equatable, Sendable {
 /// The JSON files w8 reads as a stream, named in the sentence that refuses one.
 public enum JSONDocument: Sendable, Equatable {
     case backup, iPhoneExport
+    /// Fitbit's or Garmin's export: a JSON array of records.
+    case vendorExport
 
-    var name: String { self == .backup ? "W8Trackr backup" : "W8Trackr iPhone app export" }
+    var name: String {
+        switch self {
+        case .backup: "W8Trackr backup"
+        case .iPhoneExport: "W8Trackr iPhone app export"
+        case .vendorExport: "Fitbit or Garmin export"
+        }
+    }
 }
 
 extension W8FormatsError: ReportableError {

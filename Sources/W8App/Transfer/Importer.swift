@@ -13,6 +13,7 @@ public enum ImportFormatChoice: String, CaseIterable, Sendable {
     case withings
     case googleFit = "google-fit"
     case samsungHealth = "samsung-health"
+    case fitbit, garmin
 
     public var format: ImportFormat? { ImportFormat(rawValue: rawValue) }
 }
@@ -45,14 +46,18 @@ public struct Importer {
         Date,Time,Weight,Body Fat %), withings (weight.csv, its fat mass read as body fat; \
         aggregates_steps.csv), google-fit (Takeout's Daily activity metrics.csv: steps and distance; its \
         calories are energy burned and are not read), samsung-health (com.samsung.health.weight.*.csv, times \
-        in UTC; com.samsung.shealth.step_daily_trend.*.csv, the all-devices total of each day), generic \
+        in UTC; com.samsung.shealth.step_daily_trend.*.csv, the all-devices total of each day), fitbit \
+        (Google Takeout weight-*.json in the account's unit, which the file does not name: give --unit; \
+        steps-*.json, a UTC count a minute, summed per local day), garmin (Garmin Connect export: \
+        *_userBioMetrics.json in grams, UDSFile_*.json daily steps and distance), generic \
         (date and weight columns, with or without a header). auto \
-        reads the header and says which it chose, and which unit it assumed for weights without one.
+        reads the header or first record and says which it chose, and which unit it assumed for weights without one.
         Rows are checked as 'w8 add' checks them; dates before 1900 or in the future are refused. A row \
         with more fields than the header is refused unless decimal commas (194,2) explain the extra \
-        commas in one way. A bad row is reported as FILE:LINE and, unless --skip-invalid, nothing is \
-        imported. Rows that are no weigh-ins (TrendWeight's interpolated days, Libra's midnight \
-        placeholders, Samsung's one-device step rows, a day of steps given again) are counted as skipped. An entry with the same date and weight is not added twice. \
+        commas in one way. A bad row is reported as FILE:LINE (a JSON record as FILE: record N) and, \
+        unless --skip-invalid, nothing is imported. Rows that are no weigh-ins (TrendWeight's interpolated \
+        days, Libra's midnight placeholders, Samsung's one-device step rows, a day of steps given again) are \
+        counted as skipped. An entry with the same date and weight is not added twice. \
         Milestones are evaluated once, at the end; those reached before today are recorded without a \
         notification.
         Examples: w8 import openScale_export.csv · w8 import --dry-run weights.csv · \
@@ -95,6 +100,7 @@ public struct Importer {
         var report = ImportReport(file: input.name, skipInvalid: skipInvalid, problem: problem)
         var first = try input.read()
         let json = try Self.jsonFormat(format, first: &first, input: input)
+        let vendor = [.fitbit, .garmin].contains(format) || (format == .auto && ImportReport.looksLikeArray(first))
         var backup: Backup?
         let (result, outcome) = try tracker.importEntries(dryRun: dryRun) { importer in
             var chunk = first
@@ -106,6 +112,13 @@ public struct Importer {
                 }
             }
             switch json {
+            case _ where vendor:
+                var stream = VendorExportStream(fileName: input.name, expected: format.format, options: options)
+                try readAll(label: "record") { try stream.feed($0) }
+                for row in try stream.finish() { try report.take(row, into: &importer) }
+                if let kind = stream.kind {
+                    (report.format, report.formatName, report.units) = (kind.format, kind.name, stream.unitSource)
+                }
             case .w8JSON?:
                 (report.format, report.formatName, report.units) = (.w8JSON, ImportFormat.w8JSON.displayName, .rows)
                 var stream = BackupStream(options: options)
@@ -168,10 +181,15 @@ public struct ImportReport {
     }
 
     /// A first chunk whose first character (after a byte-order mark and blanks) opens a JSON object.
-    static func looksLikeJSON(_ bytes: [UInt8]) -> Bool {
+    static func looksLikeJSON(_ bytes: [UInt8]) -> Bool { firstCharacter(bytes) == UInt8(ascii: "{") }
+
+    /// A first chunk that opens a JSON array: Fitbit's and Garmin's exports.
+    static func looksLikeArray(_ bytes: [UInt8]) -> Bool { firstCharacter(bytes) == UInt8(ascii: "[") }
+
+    static func firstCharacter(_ bytes: [UInt8]) -> UInt8? {
         let body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]
         let blanks: [UInt8] = [UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t")]
-        return body.first { !blanks.contains($0) } == UInt8(ascii: "{")
+        return body.first { !blanks.contains($0) }
     }
 
     mutating func take(_ row: ImportRow, into importer: inout EntryImporter, label: String? = nil) throws {

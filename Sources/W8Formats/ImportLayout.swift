@@ -199,8 +199,8 @@ struct ImportLayout: Sendable {
                 // No header: the first line is data, date then weight.
                 (date, weight, headerLine, columnCount) = (0, 1, nil, 2)
             }
-        case .w8JSON:
-            preconditionFailure("the JSON backup is not a delimited format")
+        case .w8JSON, .appleHealth:
+            preconditionFailure("the JSON backup and Apple Health XML are not delimited formats")
         }
         if let declaredUnit, let unit = options.unit, unit != declaredUnit {
             throw W8FormatsError.importUnitConflict(file: declaredUnit, option: unit)

@@ -11,6 +11,8 @@ public enum ImportFormat: String, Sendable, CaseIterable {
     case generic
     /// The iPhone W8Trackr app's export: its CSV or its JSON.
     case w8trackrIOS = "w8trackr-ios"
+    /// Apple Health's "Export All Health Data": export.zip or its apple_health_export/export.xml.
+    case appleHealth = "apple-health"
 
     /// What the format is, for the message that says which one was read.
     public var displayName: String {
@@ -22,11 +24,12 @@ public enum ImportFormat: String, Sendable, CaseIterable {
         case .trendweight: "TrendWeight export"
         case .generic: "date,weight CSV"
         case .w8trackrIOS: "W8Trackr iPhone app export"
+        case .appleHealth: "Apple Health export"
         }
     }
 
     /// Whether each row names its weight's unit, so that `--unit` has nothing to say.
-    public var rowsNameUnits: Bool { [.w8CSV, .w8JSON, .w8trackrIOS].contains(self) }
+    public var rowsNameUnits: Bool { [.w8CSV, .w8JSON, .w8trackrIOS, .appleHealth].contains(self) }
 }
 
 /// What an import needs from outside: the units, the date form, the moment and the person's calendar.
@@ -82,12 +85,15 @@ public enum ImportSkip: Sendable, Equatable, Hashable {
     case interpolated
     /// A Libra placeholder at local midnight repeating the weigh-in on `line`, later the same day.
     case placeholder(of: Int)
+    /// An Apple Health body fat with no weigh-in at the same moment to belong to.
+    case bodyFatWithoutWeight
 
     /// Why, in words.
     public var reason: String {
         switch self {
         case .interpolated: "an interpolated day: TrendWeight computed this weight between two weigh-ins"
         case .placeholder(let line): "a midnight placeholder: line \(line) holds the same weigh-in later that day"
+        case .bodyFatWithoutWeight: "a body fat with no weight at the same moment"
         }
     }
 }

@@ -17,6 +17,10 @@ public enum W8FormatsError: Error, LocalizedError, Equatable, Sendable {
     case documentInvalid(JSONDocument, String)
     case fieldTooLong(column: String, start: String, characters: Int)
     case csvQuoteNotClosed(line: Int)
+    /// A kept Apple Health record's value or date that w8 cannot read.
+    case appleHealthValue(String)
+    /// A kept Apple Health record's unit, and the units its type may have.
+    case appleHealthUnit(String, String)
 
     public var errorDescription: String? {
         switch self {
@@ -52,6 +56,10 @@ public enum W8FormatsError: Error, LocalizedError, Equatable, Sendable {
         case .csvQuoteNotClosed(let line):
             "line \(line): a quote opens a field here and is not closed; a quoted value ends with \", and a quote "
                 + "inside it is written twice (\"\")"
+        case .appleHealthValue(let reason):
+            reason
+        case .appleHealthUnit(let unit, let expected):
+            "unit '\(unit)' is not one w8 reads for this type (\(expected))"
         case .importUnitConflict(let file, let option):
             "the file says its weights are in \(file.rawValue) but --unit is \(option.rawValue)"
         }
@@ -61,8 +69,16 @@ public enum W8FormatsError: Error, LocalizedError, Equatable, Sendable {
 /// The JSON files w8 reads as a stream, named in the sentence that refuses one.
 public enum JSONDocument: Sendable, Equatable {
     case backup, iPhoneExport
+    /// Apple Health's export.xml: XML, read as a stream as the JSON files are.
+    case appleHealth
 
-    var name: String { self == .backup ? "W8Trackr backup" : "W8Trackr iPhone app export" }
+    var name: String {
+        switch self {
+        case .backup: "W8Trackr backup"
+        case .iPhoneExport: "W8Trackr iPhone app export"
+        case .appleHealth: "Apple Health export"
+        }
+    }
 }
 
 extension W8FormatsError: ReportableError {

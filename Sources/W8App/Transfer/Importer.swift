@@ -9,6 +9,7 @@ public enum ImportFormatChoice: String, CaseIterable, Sendable {
     case w8CSV = "w8-csv"
     case w8JSON = "w8-json"
     case w8trackrIOS = "w8trackr-ios"
+    case appleHealth = "apple-health"
     case openscale, libra, trendweight, generic
 
     public var format: ImportFormat? { ImportFormat(rawValue: rawValue) }
@@ -48,6 +49,10 @@ public struct Importer {
         placeholders) are counted as skipped. An entry with the same date and weight is not added twice. \
         Milestones are evaluated once, at the end; those reached before today are recorded without a \
         notification.
+        apple-health (Health's Export All Health Data: export.zip, or its apple_health_export/export.xml, \
+        also on standard input; weight, body fat, steps, walking/running distance, water and energy eaten; each \
+        stretch of steps counted once, Apple Watch over iPhone over other apps; exact duplicates dropped; \
+        bad records reported as FILE: record N).
         Examples: w8 import openScale_export.csv · w8 import --dry-run weights.csv · \
         w8 import --format generic --date-format MM/DD/YYYY --unit lb old.csv · w8 export | w8 import -
         """
@@ -78,25 +83,72 @@ public struct Importer {
         }
     }
 
+    /// How an Apple Health export arrives.
+    enum HealthInput { case zip, xml }
+
+    /// Whether `input` is an Apple Health export, and in which form: a ZIP (`PK\3\4`) or XML whose root is
+    /// `HealthData`. Auto-detection reads on, into `first`, until the XML says.
+    static func healthInput(_ choice: ImportFormatChoice, first: inout [UInt8], input: InputFile) throws
+        -> HealthInput?
+    {
+        guard choice == .auto || choice == .appleHealth else { return nil }
+        if first.starts(with: ZipMember.magic) { return .zip }
+        while true {
+            if let found = ImportFormat.isAppleHealthXML(first) {
+                if found { return .xml }
+                break
+            }
+            let more = try input.read()
+            if more.isEmpty { break }
+            first += more
+        }
+        guard choice == .appleHealth else { return nil }
+        throw AppError.badInput(
+            "\(input.name) is not an Apple Health export: neither a ZIP archive nor XML whose root is HealthData")
+    }
+
     /// Imports `input`. Each bad row is told to `problem` as one line (`FILE:LINE: reason`); unless `skipInvalid`,
     /// one bad row writes nothing and throws.
     public func run(
         _ input: InputFile, format: ImportFormatChoice, options: ImportOptions, dryRun: Bool, skipInvalid: Bool,
-        problem: @escaping (String) -> Void
+        problem: @escaping (String) -> Void, progress: ((_ done: Int64, _ total: Int64?) -> Void)? = nil
     ) throws -> ImportSummary {
         let settings = tracker.context.settings
         var report = ImportReport(file: input.name, skipInvalid: skipInvalid, problem: problem)
         var first = try input.read()
-        let json = try Self.jsonFormat(format, first: &first, input: input)
+        let health = try Self.healthInput(format, first: &first, input: input)
+        let json = health == nil ? try Self.jsonFormat(format, first: &first, input: input) : nil
+        let member =
+            health == .zip
+            ? try ZipMember(
+                input, matching: { $0 == "export.xml" || $0.hasSuffix("/export.xml") },
+                describe: "apple_health_export/export.xml") : nil
         var backup: Backup?
         let (result, outcome) = try tracker.importEntries(dryRun: dryRun) { importer in
-            var chunk = first
+            var chunk = try member?.read() ?? first
             /// Hands every chunk, from the first on, to `feed`, and takes the rows it completes.
             func readAll(label: String? = nil, _ feed: ([UInt8]) throws -> [ImportRow]) throws {
                 while !chunk.isEmpty {
                     for row in try feed(chunk) { try report.take(row, into: &importer, label: label) }
-                    chunk = try input.read()
+                    if let member {
+                        chunk = try member.read()
+                        progress?(member.progress.done, member.progress.total)
+                    } else {
+                        chunk = try input.read()
+                        progress?(input.consumed, input.size)
+                    }
                 }
+            }
+            if health != nil {
+                var stream = AppleHealthStream(options: options)
+                try readAll(label: "record") { try stream.feed($0) }
+                for row in try stream.finish() { try report.take(row, into: &importer, label: "record") }
+                report.format = .appleHealth
+                report.formatName = member.map { "Apple Health export (\($0.name) in the ZIP)" } ?? stream.formatName
+                report.units = .rows
+                report.notes = AppleHealthNotes.lines(stream)
+                try report.finish()
+                return
             }
             switch json {
             case .w8JSON?:
@@ -151,6 +203,8 @@ public struct ImportReport {
     public var skipped: [(line: Int, reason: String)] = []
     /// The rows that are no weigh-ins, by why.
     public var notWeighIns: [(line: Int, skip: ImportSkip)] = []
+    /// What the format alone has to say (Apple Health: which source the steps came from, duplicates dropped).
+    public var notes: [String] = []
     /// Bad rows reported one by one; past this many only the count is given.
     static let reportLimit = 20
 
@@ -243,7 +297,10 @@ public struct ImportReport {
     /// One line for each kind of row that is no weigh-in.
     var notWeighInLines: [String] {
         let interpolated = notWeighIns.filter { $0.skip == .interpolated }.map(\.line)
-        let placeholders = notWeighIns.filter { $0.skip != .interpolated }.map(\.line)
+        let placeholders = notWeighIns.filter {
+            if case .placeholder = $0.skip { true } else { false }
+        }.map(\.line)
+        let loneFats = notWeighIns.filter { $0.skip == .bodyFatWithoutWeight }.map(\.line)
         var lines: [String] = []
         if !interpolated.isEmpty {
             let days = interpolated.count == 1 ? "1 interpolated day" : "\(interpolated.count) interpolated days"
@@ -255,6 +312,11 @@ public struct ImportReport {
             let rows =
                 placeholders.count == 1 ? "1 midnight placeholder" : "\(placeholders.count) midnight placeholders"
             lines.append("Skipped \(rows) repeating a weigh-in later the same day: \(Self.lineList(placeholders)).")
+        }
+        if !loneFats.isEmpty {
+            let records = loneFats.count == 1 ? "1 body fat record" : "\(loneFats.count) body fat records"
+            let list = Self.lineList(loneFats).replacingOccurrences(of: "line", with: "record")
+            lines.append("Skipped \(records) with no weight at the same moment: \(list).")
         }
         return lines
     }
@@ -338,6 +400,7 @@ extension Presenter {
             lines.append("Imported: \(counts).")
         }
         lines += report.notWeighInLines
+        lines += report.notes
         lines += Self.logLines(result, dryRun: summary.dryRun)
         if !summary.dryRun {
             lines += milestoneLines(summary.outcome)
@@ -346,6 +409,25 @@ extension Presenter {
                 "Would record " + (MilestoneType.phrase(result.change.achievements.map(\.type)) ?? "nothing") + ".")
         }
         if let line = progressLine(result.change.snapshot) { lines.append(line) }
+        return lines
+    }
+}
+
+/// What the summary says of an Apple Health export beyond the counts.
+enum AppleHealthNotes {
+    static func lines(_ stream: AppleHealthStream) -> [String] {
+        var lines: [String] = []
+        if !stream.daysLedBy.isEmpty {
+            let leaders = stream.daysLedBy.sorted { ($1.value, $0.key) < ($0.value, $1.key) }
+                .map { "\($0.key) (\($0.value == 1 ? "1 day" : "\($0.value) days"))" }
+            lines.append(
+                "Steps: each stretch of time counted once, Apple Watch over iPhone over other apps; first source: "
+                    + leaders.joined(separator: ", ") + ".")
+        }
+        if stream.duplicates > 0 {
+            lines.append(
+                "Dropped \(stream.duplicates) exact duplicate record\(stream.duplicates == 1 ? "" : "s").")
+        }
         return lines
     }
 }

@@ -4,7 +4,7 @@ import W8Core
 /// Reads Apple Health's `export.xml` ("Export All Health Data") as its bytes arrive, in constant memory but for a
 /// compact 16 bytes per step or distance sample: the top-level `Record`s of `HealthData` whose type w8 keeps.
 ///
-/// - `HKQuantityTypeIdentifierBodyMass` (lb, kg, g, st) becomes a weigh-in; `BodyFatPercentage` (`%`, a fraction)
+/// - `HKQuantityTypeIdentifierBodyMass` (lb, kg, g) becomes a weigh-in; `BodyFatPercentage` (`%`, a fraction)
 ///   is the body fat of the weigh-in with the same `startDate`, and is skipped with a reason when there is none.
 /// - `StepCount` and `DistanceWalkingRunning` (mi, km, m, ft, yd) become days of steps and whole metres, each
 ///   stretch of time counted once: per local day, the Apple Watch's samples whole, then the iPhone's, then other
@@ -23,6 +23,7 @@ public struct AppleHealthStream {
         "HKQuantityTypeIdentifierStepCount": .steps, "HKQuantityTypeIdentifierDistanceWalkingRunning": .distance,
         "HKQuantityTypeIdentifierDietaryWater": .water, "HKQuantityTypeIdentifierDietaryEnergyConsumed": .energy,
     ]
+    static let typeLengths = Set(types.keys.map(\.utf8.count))
     /// Seconds from 1970 to 2001-01-01, the origin of the compact samples' Int32 seconds.
     static let origin: Int64 = 978_307_200
 
@@ -146,16 +147,22 @@ public struct AppleHealthStream {
 
     /// The row a kept record makes now (a drink, calories, or why it is bad), nil when it waits for the end.
     private mutating func record(_ attributes: UnsafeBufferPointer<UInt8>) throws -> ImportRow? {
+        // Most records are of types w8 does not keep (heart rate, energy burned): their type, Apple's first
+        // attribute, is looked at first, and a String made only when its length is a kept type's.
         var type: UnsafeBufferPointer<UInt8>?
+        try HealthXMLScanner.attributes(attributes) { name, value in
+            guard name.elementsEqual("type".utf8) else { return true }
+            type = value
+            return false
+        }
+        guard let type, Self.typeLengths.contains(type.count),
+            let kind = Self.types[String(decoding: type, as: UTF8.self)]
+        else { return nil }
         var values: [String: UnsafeBufferPointer<UInt8>] = [:]
         try HealthXMLScanner.attributes(attributes) { name, value in
-            if name.elementsEqual("type".utf8) {
-                type = value
-            } else {
-                values[String(decoding: name, as: UTF8.self)] = value
-            }
+            values[String(decoding: name, as: UTF8.self)] = value
+            return true
         }
-        guard let type, let kind = Self.types[String(decoding: type, as: UTF8.self)] else { return nil }
         let line = records
         func text(_ key: String) -> String? { values[key].flatMap(HealthXMLScanner.decode) }
         do {
@@ -214,24 +221,12 @@ public struct AppleHealthStream {
                 }
                 let date = Date(timeIntervalSince1970: TimeInterval(start))
                 if kind == .water {
-                    guard let ml = Self.millilitres[unit] else {
-                        throw W8FormatsError.appleHealthUnit(unit, "mL, L, fl_oz_us or cup_us")
-                    }
-                    let volume = Int((value * ml).rounded())
-                    guard (1...IntakeSettings.maxDrink).contains(volume) else {
-                        throw W8FormatsError.appleHealthValue(
-                            "water \(valueText) \(unit) is \(volume) ml, not 1–\(IntakeSettings.maxDrink)")
-                    }
+                    let volume = try Self.whole(
+                        value, valueText, unit, Self.millilitres, "water", "ml", limit: IntakeSettings.maxDrink)
                     return .intake(line: line, IntakeEvent(kind: .water, date: date, volume: volume))
                 }
-                guard let kcal = Self.kilocalories[unit] else {
-                    throw W8FormatsError.appleHealthUnit(unit, "kcal, Cal or kJ")
-                }
-                let calories = Int((value * kcal).rounded())
-                guard (1...IntakeSettings.maxCalories).contains(calories) else {
-                    throw W8FormatsError.appleHealthValue(
-                        "energy \(valueText) \(unit) is \(calories) kcal, not 1–\(IntakeSettings.maxCalories)")
-                }
+                let calories = try Self.whole(
+                    value, valueText, unit, Self.kilocalories, "energy", "kcal", limit: IntakeSettings.maxCalories)
                 return .intake(line: line, IntakeEvent(kind: .calories, date: date, calories: calories))
             }
             return nil
@@ -242,21 +237,38 @@ public struct AppleHealthStream {
         }
     }
 
+    /// `value` in `unit` as a whole number of the unit `units` converts to, from 1 to `limit`.
+    static func whole(
+        _ value: Double, _ text: String, _ unit: String, _ units: KeyValuePairs<String, Double>, _ what: String,
+        _ target: String, limit: Int
+    ) throws -> Int {
+        guard let factor = units.first(where: { $0.key == unit })?.value else {
+            let names = units.map(\.key)
+            throw W8FormatsError.appleHealthUnit(
+                unit, names.dropLast().joined(separator: ", ") + " or " + names.last!)
+        }
+        let amount = Int((value * factor).rounded())
+        guard (1...limit).contains(amount) else {
+            throw W8FormatsError.appleHealthValue("\(what) \(text) \(unit) is \(amount) \(target), not 1–\(limit)")
+        }
+        return amount
+    }
+
     static let metres: [String: Double] = ["m": 1, "km": 1000, "mi": 1609.344, "ft": 0.3048, "yd": 0.9144]
-    static let millilitres: [String: Double] = [
+    static let millilitres: KeyValuePairs<String, Double> = [
         "mL": 1, "L": 1000, "fl_oz_us": VolumeUnit.millilitresPerUSFluidOunce, "cup_us": 236.5882365,
     ]
-    static let kilocalories: [String: Double] = ["kcal": 1, "Cal": 1, "kJ": 1 / 4.184]
+    static let kilocalories: KeyValuePairs<String, Double> = ["kcal": 1, "Cal": 1, "kJ": 1 / 4.184]
 
-    /// A weight in lb or kg, checked as `w8 add` checks one; grams become kg and stones lb.
+    /// A weight in lb or kg, checked as `w8 add` checks one; grams become kg. (Stones are not read: no source
+    /// for their unit string was found.)
     static func weight(_ value: Double, unit: String) throws -> Weight {
         let (amount, weightUnit): (Double, WeightUnit)
         switch unit {
         case "kg": (amount, weightUnit) = (value, .kg)
         case "lb": (amount, weightUnit) = (value, .lb)
         case "g": (amount, weightUnit) = (value / 1000, .kg)
-        case "st": (amount, weightUnit) = (value * 14, .lb)
-        default: throw W8FormatsError.appleHealthUnit(unit, "lb, kg, g or st")
+        default: throw W8FormatsError.appleHealthUnit(unit, "lb, kg or g")
         }
         let checked = try WeightInput.weight(text(amount), unit: weightUnit, defaultUnit: weightUnit)
         return Weight(amount, checked.unit)

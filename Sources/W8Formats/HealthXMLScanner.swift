@@ -35,7 +35,11 @@ struct HealthXMLScanner {
 
     /// Checks that the document ended after its root element.
     func finish() throws {
-        guard root != nil else { throw Malformed(reason: "it holds no element") }
+        guard root != nil else {
+            throw Malformed(
+                reason: pending.isEmpty
+                    ? "it holds no element" : "it ends before its root element: the file is not whole")
+        }
         guard depth == 0 else { throw Malformed(reason: "it ends inside an element: the file is not whole") }
         if pending.contains(UInt8(ascii: "<")) {
             throw Malformed(reason: "it ends inside a tag: the file is not whole")
@@ -175,9 +179,10 @@ struct HealthXMLScanner {
         c == UInt8(ascii: " ") || c == UInt8(ascii: "\n") || c == UInt8(ascii: "\t") || c == UInt8(ascii: "\r")
     }
 
-    /// Calls `each` with every `name="value"` of a tag's attribute bytes, the value still escaped.
+    /// Calls `each` with every `name="value"` of a tag's attribute bytes, the value still escaped, until it
+    /// returns false.
     static func attributes(
-        _ b: UnsafeBufferPointer<UInt8>, _ each: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Void
+        _ b: UnsafeBufferPointer<UInt8>, _ each: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Bool
     ) throws {
         var i = 0
         while true {
@@ -198,8 +203,11 @@ struct HealthXMLScanner {
             i = valueStart
             while i < b.count, b[i] != quote { i += 1 }
             guard i < b.count else { throw Malformed(reason: "an attribute value is not closed") }
-            each(
-                UnsafeBufferPointer(rebasing: b[nameStart..<nameEnd]), UnsafeBufferPointer(rebasing: b[valueStart..<i]))
+            guard
+                each(
+                    UnsafeBufferPointer(rebasing: b[nameStart..<nameEnd]),
+                    UnsafeBufferPointer(rebasing: b[valueStart..<i]))
+            else { return }
             i += 1
         }
     }

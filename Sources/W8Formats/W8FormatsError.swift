@@ -49,7 +49,7 @@ public enum W8FormatsError: Error, LocalizedError, Equatable, Sendable {
         case .importFlagInvalid(let column, let value):
             "\(column) is '\(value)'; TrendWeight writes Yes or No"
         case .documentInvalid(let document, let reason):
-            "not a \(document.name) that can be \(document == .backup ? "restored" : "read"): \(reason)"
+            "not \(document == .appleHealth ? "an" : "a") \(document.name) that can be \(document == .backup ? "restored" : "read"): \(reason)"
         case .fieldTooLong(let column, let start, let characters):
             // Quoted as `withQuotedValuesCapped` cuts a value: the field itself was never held.
             "\(column) '\(start)…' (\(characters) characters) is longer than any value w8 reads"

@@ -98,7 +98,8 @@ extension W8 {
                 now: runtime.now, calendar: runtime.calendar)
             let importer = try runtime.importer(settings: settings, dryRun: dryRun)
             let progress = ProgressLine(
-                name: (file as NSString).lastPathComponent, onTerminal: isatty(STDERR_FILENO) == 1)
+                name: file == "-" ? "standard input" : (file as NSString).lastPathComponent,
+                onTerminal: isatty(STDERR_FILENO) == 1)
             let summary: ImportSummary
             do {
                 defer { progress.erase() }

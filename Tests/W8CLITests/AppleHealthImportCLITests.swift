@@ -94,6 +94,7 @@ import W8TestHarness
         #expect(
             result.stdout.contains("Read \(zip) as Apple Health export (apple_health_export/export.xml in the ZIP)"))
         #expect(result.stdout.contains("weights in lb (1) and kg (2)"))
+        #expect(result.stdout.contains("Found 3 weigh-ins, 3 days of steps, 2 drinks of water and 2 calorie entries."))
         #expect(result.stdout.contains("Skipped 1 body fat record with no weight at the same moment: record 6."))
         #expect(result.stdout.contains("Apple Watch over iPhone over other apps; first source: Anna’s iPhone (2 days)"))
         #expect(result.stdout.contains("Dropped 2 exact duplicate records."))
@@ -106,6 +107,14 @@ import W8TestHarness
         let zipped = try W8Sandbox.running(w8, through: ["sh", "-c", "\"$0\" import - < \"$1\"", w8.executable, zip])
         #expect(zipped.status == 65)
         #expect(zipped.stderr.contains("standard input is a ZIP archive, which w8 reads only from a file"))
+    }
+
+    // --format apple-health on a file that is neither a ZIP nor HealthData XML says so in one line.
+    @Test func anotherFileIsNoHealthExport() throws {
+        let w8 = try W8Sandbox(timeZone: "Europe/Berlin")
+        let result = try w8.run("import", "--format", "apple-health", ImportExportTests.fixture("generic.csv"))
+        #expect(result.status == 65)
+        #expect(result.stderr.contains("is not an Apple Health export: neither a ZIP archive nor XML whose root is"))
     }
 
     // A bad record is told as FILE: record N and nothing is written, unless --skip-invalid.

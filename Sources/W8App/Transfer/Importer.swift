@@ -146,7 +146,7 @@ public struct Importer {
                 report.format = .appleHealth
                 report.formatName = member.map { "Apple Health export (\($0.name) in the ZIP)" } ?? stream.formatName
                 report.units = .rows
-                report.notes = AppleHealthNotes.lines(stream)
+                report.notes = [AppleHealthNotes.found(report)] + AppleHealthNotes.lines(stream)
                 try report.finish()
                 return
             }
@@ -415,6 +415,16 @@ extension Presenter {
 
 /// What the summary says of an Apple Health export beyond the counts.
 enum AppleHealthNotes {
+    /// `Found 3 weigh-ins, 3 days of steps, 2 drinks of water and 2 calorie entries.`
+    static func found(_ report: ImportReport) -> String {
+        func count(_ n: Int, _ one: String, _ many: String) -> String { "\(n) \(n == 1 ? one : many)" }
+        let weighIns = count(report.entriesByUnit.values.reduce(0, +), "weigh-in", "weigh-ins")
+        let days = count(report.activityByDays.values.reduce(0, +), "day", "days")
+        let water = count(report.intakeByKind[.water, default: 0], "drink", "drinks")
+        let calories = count(report.intakeByKind[.calories, default: 0], "calorie entry", "calorie entries")
+        return "Found \(weighIns), \(days) of steps, \(water) of water and \(calories)."
+    }
+
     static func lines(_ stream: AppleHealthStream) -> [String] {
         var lines: [String] = []
         if !stream.daysLedBy.isEmpty {

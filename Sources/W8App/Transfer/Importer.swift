@@ -42,6 +42,10 @@ public struct Importer {
         version 5 or 6), trendweight (the computed view: interpolated days are skipped; or the raw view \
         Date,Time,Weight,Body Fat %), generic (date and weight columns, with or without a header). auto \
         reads the header and says which it chose, and which unit it assumed for weights without one.
+        apple-health: Health's Export All Health Data, export.zip or its apple_health_export/export.xml (also on \
+        standard input), detected by the ZIP or the HealthData root; weight, body fat, steps, walking/running \
+        distance, water and energy eaten; each stretch of steps counted once, Apple Watch over iPhone over other \
+        apps; exact duplicates dropped; a bad record is reported as FILE: record N.
         Rows are checked as 'w8 add' checks them; dates before 1900 or in the future are refused. A row \
         with more fields than the header is refused unless decimal commas (194,2) explain the extra \
         commas in one way. A bad row is reported as FILE:LINE and, unless --skip-invalid, nothing is \
@@ -49,11 +53,7 @@ public struct Importer {
         placeholders) are counted as skipped. An entry with the same date and weight is not added twice. \
         Milestones are evaluated once, at the end; those reached before today are recorded without a \
         notification.
-        apple-health (Health's Export All Health Data: export.zip, or its apple_health_export/export.xml, \
-        also on standard input; weight, body fat, steps, walking/running distance, water and energy eaten; each \
-        stretch of steps counted once, Apple Watch over iPhone over other apps; exact duplicates dropped; \
-        bad records reported as FILE: record N).
-        Examples: w8 import openScale_export.csv · w8 import --dry-run weights.csv · \
+        Examples: w8 import openScale_export.csv · w8 import --dry-run weights.csv · w8 import export.zip · \
         w8 import --format generic --date-format MM/DD/YYYY --unit lb old.csv · w8 export | w8 import -
         """
 

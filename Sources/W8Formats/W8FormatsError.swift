@@ -14,6 +14,9 @@ public enum W8FormatsError: Error, LocalizedError, Equatable, Sendable {
     case importUnitConflict(file: WeightUnit, option: WeightUnit)
     case importFieldCount(found: Int, expected: Int, separator: Character)
     case importFlagInvalid(column: String, value: String)
+    /// A vendor's file that is not one w8 reads, or a value its format does not allow: the sentence says which.
+    case importVendorFile(String)
+    case importValueInvalid(column: String, value: String, expected: String)
     case documentInvalid(JSONDocument, String)
     case fieldTooLong(column: String, start: String, characters: Int)
     case csvQuoteNotClosed(line: Int)
@@ -34,7 +37,8 @@ public enum W8FormatsError: Error, LocalizedError, Equatable, Sendable {
             "date '\(text)' does not match --date-format \(pattern)"
         case .importFormatUnknown(let line):
             "cannot tell the format from the first line '\(line.prefix(80))'; give --format (w8-csv, w8-json, "
-                + "w8trackr-ios, openscale, libra, trendweight or generic)"
+                + "w8trackr-ios, openscale, libra, trendweight, withings, google-fit, samsung-health, fitbit, garmin "
+                + "or generic)"
         case .importNoHeader:
             "no header or data line in the first 64 KiB"
         case .importColumnMissing(let column, let format):
@@ -48,6 +52,10 @@ public enum W8FormatsError: Error, LocalizedError, Equatable, Sendable {
             "\(found) fields where the header has \(expected); quote values that hold a '\(separator)'"
         case .importFlagInvalid(let column, let value):
             "\(column) is '\(value)'; TrendWeight writes Yes or No"
+        case .importVendorFile(let message):
+            message
+        case .importValueInvalid(let column, let value, let expected):
+            "\(column) '\(value)' is not \(expected)"
         case .documentInvalid(let document, let reason):
             "not \(document == .appleHealth ? "an" : "a") \(document.name) that can be \(document == .backup ? "restored" : "read"): \(reason)"
         case .fieldTooLong(let column, let start, let characters):
@@ -69,6 +77,8 @@ public enum W8FormatsError: Error, LocalizedError, Equatable, Sendable {
 /// The JSON files w8 reads as a stream, named in the sentence that refuses one.
 public enum JSONDocument: Sendable, Equatable {
     case backup, iPhoneExport
+    /// Fitbit's or Garmin's export: a JSON array of records.
+    case vendorExport
     /// Apple Health's export.xml: XML, read as a stream as the JSON files are.
     case appleHealth
 
@@ -76,6 +86,7 @@ public enum JSONDocument: Sendable, Equatable {
         switch self {
         case .backup: "W8Trackr backup"
         case .iPhoneExport: "W8Trackr iPhone app export"
+        case .vendorExport: "Fitbit or Garmin export"
         case .appleHealth: "Apple Health export"
         }
     }

@@ -85,6 +85,9 @@ extension W8 {
                 throw ValidationError(
                     "--unit \(unit.rawValue) does not apply to \(format.rawValue): its rows carry their unit")
             }
+            if let unit, format == .garmin {
+                throw ValidationError("--unit \(unit.rawValue) does not apply to garmin: its weights are in grams")
+            }
             if let dateFormat {
                 do { _ = try DatePattern(dateFormat) } catch { throw ValidationError(error.localizedDescription) }
             }

@@ -11,6 +11,10 @@ public enum ImportFormatChoice: String, CaseIterable, Sendable {
     case w8trackrIOS = "w8trackr-ios"
     case appleHealth = "apple-health"
     case openscale, libra, trendweight, generic
+    case withings
+    case googleFit = "google-fit"
+    case samsungHealth = "samsung-health"
+    case fitbit, garmin
 
     public var format: ImportFormat? { ImportFormat(rawValue: rawValue) }
 }
@@ -40,17 +44,25 @@ public struct Importer {
         or its JSON {"appVersion", "entries", …}; dates in UTC, each row in its own unit), openscale (2.x "dateTime",…,"weight" in kg; 3.x \
         DATE,TIME and a column per measurement, in the units set in the app), libra (#Units, semicolons, \
         version 5 or 6), trendweight (the computed view: interpolated days are skipped; or the raw view \
-        Date,Time,Weight,Body Fat %), generic (date and weight columns, with or without a header). auto \
-        reads the header and says which it chose, and which unit it assumed for weights without one.
+        Date,Time,Weight,Body Fat %), withings (weight.csv, its fat mass read as body fat; \
+        aggregates_steps.csv), google-fit (Takeout's Daily activity metrics.csv: steps and distance; its \
+        calories are energy burned and are not read), samsung-health (com.samsung.health.weight.*.csv, times \
+        in UTC; com.samsung.shealth.step_daily_trend.*.csv, the all-devices total of each day), fitbit \
+        (Google Takeout weight-*.json in the account's unit, which the file does not name: give --unit; \
+        steps-*.json, a UTC count a minute, summed per local day), garmin (Garmin Connect export: \
+        *_userBioMetrics.json in grams, UDSFile_*.json daily steps and distance), generic \
+        (date and weight columns, with or without a header). auto \
+        reads the header or first record and says which it chose, and which unit it assumed for weights without one.
         apple-health: Health's Export All Health Data, export.zip or its apple_health_export/export.xml (also on \
         standard input), detected by the ZIP or the HealthData root; weight, body fat, steps, walking/running \
         distance, water and energy eaten; each stretch of steps counted once, Apple Watch over iPhone over other \
         apps; exact duplicates dropped; a bad record is reported as FILE: record N.
         Rows are checked as 'w8 add' checks them; dates before 1900 or in the future are refused. A row \
         with more fields than the header is refused unless decimal commas (194,2) explain the extra \
-        commas in one way. A bad row is reported as FILE:LINE and, unless --skip-invalid, nothing is \
-        imported. Rows that are no weigh-ins (TrendWeight's interpolated days, Libra's midnight \
-        placeholders) are counted as skipped. An entry with the same date and weight is not added twice. \
+        commas in one way. A bad row is reported as FILE:LINE (a JSON record as FILE: record N) and, \
+        unless --skip-invalid, nothing is imported. Rows that are no weigh-ins (TrendWeight's interpolated \
+        days, Libra's midnight placeholders, Samsung's one-device step rows, a day of steps given again) are \
+        counted as skipped. An entry with the same date and weight is not added twice. \
         Milestones are evaluated once, at the end; those reached before today are recorded without a \
         notification.
         Examples: w8 import openScale_export.csv · w8 import --dry-run weights.csv · w8 import export.zip · \
@@ -118,6 +130,9 @@ public struct Importer {
         var first = try input.read()
         let health = try Self.healthInput(format, first: &first, input: input)
         let json = health == nil ? try Self.jsonFormat(format, first: &first, input: input) : nil
+        let vendor =
+            health == nil
+            && ([.fitbit, .garmin].contains(format) || (format == .auto && ImportReport.looksLikeArray(first)))
         let member =
             health == .zip
             ? try ZipMember(
@@ -151,6 +166,13 @@ public struct Importer {
                 return
             }
             switch json {
+            case _ where vendor:
+                var stream = VendorExportStream(fileName: input.name, expected: format.format, options: options)
+                try readAll(label: "record") { try stream.feed($0) }
+                for row in try stream.finish() { try report.take(row, into: &importer) }
+                if let kind = stream.kind {
+                    (report.format, report.formatName, report.units) = (kind.format, kind.name, stream.unitSource)
+                }
             case .w8JSON?:
                 (report.format, report.formatName, report.units) = (.w8JSON, ImportFormat.w8JSON.displayName, .rows)
                 var stream = BackupStream(options: options)
@@ -164,7 +186,7 @@ public struct Importer {
                 try stream.finish()
                 (report.format, report.formatName, report.units) = (.w8trackrIOS, stream.formatName, .rows)
             default:
-                var reader = DelimitedImport(format: format.format, options: options)
+                var reader = DelimitedImport(format: format.format, options: options, fileName: input.name)
                 try readAll { try reader.feed($0) }
                 for row in try reader.finish() { try report.take(row, into: &importer) }
                 report.format = reader.format
@@ -215,10 +237,15 @@ public struct ImportReport {
     }
 
     /// A first chunk whose first character (after a byte-order mark and blanks) opens a JSON object.
-    static func looksLikeJSON(_ bytes: [UInt8]) -> Bool {
+    static func looksLikeJSON(_ bytes: [UInt8]) -> Bool { firstCharacter(bytes) == UInt8(ascii: "{") }
+
+    /// A first chunk that opens a JSON array: Fitbit's and Garmin's exports.
+    static func looksLikeArray(_ bytes: [UInt8]) -> Bool { firstCharacter(bytes) == UInt8(ascii: "[") }
+
+    static func firstCharacter(_ bytes: [UInt8]) -> UInt8? {
         let body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]
         let blanks: [UInt8] = [UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t")]
-        return body.first { !blanks.contains($0) } == UInt8(ascii: "{")
+        return body.first { !blanks.contains($0) }
     }
 
     mutating func take(_ row: ImportRow, into importer: inout EntryImporter, label: String? = nil) throws {
@@ -317,6 +344,31 @@ public struct ImportReport {
             let records = loneFats.count == 1 ? "1 body fat record" : "\(loneFats.count) body fat records"
             let list = Self.lineList(loneFats).replacingOccurrences(of: "line", with: "record")
             lines.append("Skipped \(records) with no weight at the same moment: \(list).")
+        }
+        lines += dayLines
+        return lines
+    }
+
+    /// One line for each kind of day-of-steps row that was not read.
+    var dayLines: [String] {
+        let kinds: [(ImportSkip, String, String)] = [
+            (.noSteps, "day", "without a step count"),
+            (.oneDevice, "row", "of one device's steps (each day's all-devices total is read)"),
+        ]
+        var lines: [String] = []
+        for (kind, noun, what) in kinds {
+            let found = notWeighIns.filter { $0.skip == kind }.map(\.line)
+            let counted = found.count == 1 ? "1 \(noun)" : "\(found.count) \(noun)s"
+            if !found.isEmpty { lines.append("Skipped \(counted) \(what): \(Self.lineList(found)).") }
+        }
+        let repeated = notWeighIns.filter {
+            if case .repeatedDay = $0.skip { true } else { false }
+        }.map(\.line)
+        if !repeated.isEmpty {
+            lines.append(
+                "Skipped \(repeated.count == 1 ? "1 day" : "\(repeated.count) days") given again later in the file "
+                    + "(the later row is read): "
+                    + "\(Self.lineList(repeated)).")
         }
         return lines
     }

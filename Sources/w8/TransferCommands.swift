@@ -57,7 +57,11 @@ extension W8 {
         @Argument(help: "The file to read, or - for standard input.")
         var file: String
 
-        @Option(help: "auto, w8-csv, w8-json, w8trackr-ios, apple-health, openscale, libra, trendweight or generic.")
+        @Option(
+            help: """
+                auto, w8-csv, w8-json, w8trackr-ios, apple-health, withings, google-fit, samsung-health, fitbit, \
+                garmin, openscale, libra, trendweight or generic.
+                """)
         var format: ImportFormatChoice = .auto
 
         @Option(

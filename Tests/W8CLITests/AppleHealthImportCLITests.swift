@@ -117,6 +117,24 @@ import W8TestHarness
         #expect(result.stderr.contains("is not an Apple Health export: neither a ZIP archive nor XML whose root is"))
     }
 
+    // A ZIP cut short, or one without export.xml, is refused in one line that says why, and nothing is written.
+    @Test func aDamagedZipIsRefused() throws {
+        let w8 = try W8Sandbox(timeZone: "Europe/Berlin")
+        let whole = try Data(contentsOf: URL(fileURLWithPath: try Self.zip(w8, zip64: false)))
+        let cut = w8.root.appendingPathComponent("cut.zip")
+        try whole.prefix(whole.count - 30).write(to: cut)
+        let refused = try w8.run("import", cut.path)
+        #expect(refused.status == 65)
+        #expect(refused.stderr.contains("cut.zip is not a ZIP archive w8 can read: it has no end of central directory"))
+        let other = w8.root.appendingPathComponent("other.zip").path
+        let script = "import sys, zipfile; zipfile.ZipFile(sys.argv[1], 'w').writestr('notes/export.txt', 'hi')"
+        #expect(try W8Sandbox.running(w8, through: ["python3", "-c", script, other]).status == 0)
+        let empty = try w8.run("import", other)
+        #expect(empty.status == 65)
+        #expect(empty.stderr.contains("other.zip holds no apple_health_export/export.xml"), "\(empty.stderr)")
+        #expect(try (w8.json("log") as? [Any])?.count == 0)
+    }
+
     // A bad record is told as FILE: record N and nothing is written, unless --skip-invalid.
     @Test func aBadRecordWritesNothing() throws {
         let w8 = try W8Sandbox(timeZone: "Europe/Berlin")

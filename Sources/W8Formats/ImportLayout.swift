@@ -220,8 +220,8 @@ struct ImportLayout: Sendable {
             }
         case .withings, .googleFit, .samsungHealth:
             try vendorColumns(header, prefix: prefix, fileName: fileName)
-        case .w8JSON, .fitbit, .garmin:
-            preconditionFailure("\(format.rawValue) is JSON, not a delimited format")
+        case .w8JSON, .fitbit, .garmin, .appleHealth:
+            preconditionFailure("\(format.rawValue) is JSON or XML, not a delimited format")
         case .gadgetbridge:
             preconditionFailure("gadgetbridge is an SQLite database, not a delimited format")
         }

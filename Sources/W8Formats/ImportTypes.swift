@@ -23,6 +23,8 @@ public enum ImportFormat: String, Sendable, CaseIterable {
     case garmin
     /// Gadgetbridge's exported SQLite database: band steps and Mi scale weights.
     case gadgetbridge
+    /// Apple Health's "Export All Health Data": export.zip or its apple_health_export/export.xml.
+    case appleHealth = "apple-health"
 
     /// What the format is, for the message that says which one was read.
     public var displayName: String {
@@ -40,11 +42,12 @@ public enum ImportFormat: String, Sendable, CaseIterable {
         case .fitbit: "Fitbit export"
         case .garmin: "Garmin Connect export"
         case .gadgetbridge: GadgetbridgeImport.formatName
+        case .appleHealth: "Apple Health export"
         }
     }
 
     /// Whether each row names its weight's unit, so that `--unit` has nothing to say.
-    public var rowsNameUnits: Bool { [.w8CSV, .w8JSON, .w8trackrIOS, .gadgetbridge].contains(self) }
+    public var rowsNameUnits: Bool { [.w8CSV, .w8JSON, .w8trackrIOS, .gadgetbridge, .appleHealth].contains(self) }
 }
 
 /// What an import needs from outside: the units, the date form, the moment and the person's calendar.
@@ -106,6 +109,8 @@ public enum ImportSkip: Sendable, Equatable, Hashable {
     case noSteps
     /// One device's part of a Samsung Health day: the all-devices total (`source_type` -2) is the day's steps.
     case oneDevice
+    /// An Apple Health body fat with no weigh-in at the same moment to belong to.
+    case bodyFatWithoutWeight
 
     /// Why, in words.
     public var reason: String {
@@ -115,6 +120,7 @@ public enum ImportSkip: Sendable, Equatable, Hashable {
         case .repeatedDay(let line): "the same day again on line \(line), which is read instead"
         case .noSteps: "a day without a step count"
         case .oneDevice: "one device's steps: the all-devices total of the day (source_type -2) is read"
+        case .bodyFatWithoutWeight: "a body fat with no weight at the same moment"
         }
     }
 }

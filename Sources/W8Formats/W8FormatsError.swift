@@ -20,6 +20,10 @@ public enum W8FormatsError: Error, LocalizedError, Equatable, Sendable {
     case documentInvalid(JSONDocument, String)
     case fieldTooLong(column: String, start: String, characters: Int)
     case csvQuoteNotClosed(line: Int)
+    /// A kept Apple Health record's value or date that w8 cannot read.
+    case appleHealthValue(String)
+    /// A kept Apple Health record's unit, and the units its type may have.
+    case appleHealthUnit(String, String)
 
     public var errorDescription: String? {
         switch self {
@@ -53,13 +57,17 @@ public enum W8FormatsError: Error, LocalizedError, Equatable, Sendable {
         case .importValueInvalid(let column, let value, let expected):
             "\(column) '\(value)' is not \(expected)"
         case .documentInvalid(let document, let reason):
-            "not a \(document.name) that can be \(document == .backup ? "restored" : "read"): \(reason)"
+            "not \(document == .appleHealth ? "an" : "a") \(document.name) that can be \(document == .backup ? "restored" : "read"): \(reason)"
         case .fieldTooLong(let column, let start, let characters):
             // Quoted as `withQuotedValuesCapped` cuts a value: the field itself was never held.
             "\(column) '\(start)…' (\(characters) characters) is longer than any value w8 reads"
         case .csvQuoteNotClosed(let line):
             "line \(line): a quote opens a field here and is not closed; a quoted value ends with \", and a quote "
                 + "inside it is written twice (\"\")"
+        case .appleHealthValue(let reason):
+            reason
+        case .appleHealthUnit(let unit, let expected):
+            "unit '\(unit)' is not one w8 reads for this type (\(expected))"
         case .importUnitConflict(let file, let option):
             "the file says its weights are in \(file.rawValue) but --unit is \(option.rawValue)"
         }
@@ -71,12 +79,15 @@ public enum JSONDocument: Sendable, Equatable {
     case backup, iPhoneExport
     /// Fitbit's or Garmin's export: a JSON array of records.
     case vendorExport
+    /// Apple Health's export.xml: XML, read as a stream as the JSON files are.
+    case appleHealth
 
     var name: String {
         switch self {
         case .backup: "W8Trackr backup"
         case .iPhoneExport: "W8Trackr iPhone app export"
         case .vendorExport: "Fitbit or Garmin export"
+        case .appleHealth: "Apple Health export"
         }
     }
 }

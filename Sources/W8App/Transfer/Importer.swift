@@ -9,6 +9,7 @@ public enum ImportFormatChoice: String, CaseIterable, Sendable {
     case w8CSV = "w8-csv"
     case w8JSON = "w8-json"
     case w8trackrIOS = "w8trackr-ios"
+    case appleHealth = "apple-health"
     case openscale, libra, trendweight, generic
     case withings
     case googleFit = "google-fit"
@@ -55,6 +56,10 @@ public struct Importer {
         opened read only: Mi scale weigh-ins in kg and the bands' steps a day, each minute counted once, from \
         the device paired first). auto \
         reads the header or first record and says which it chose, and which unit it assumed for weights without one.
+        apple-health: Health's Export All Health Data, export.zip or its apple_health_export/export.xml (also on \
+        standard input), detected by the ZIP or the HealthData root; weight, body fat, steps, walking/running \
+        distance, water and energy eaten; each stretch of steps counted once, Apple Watch over iPhone over other \
+        apps; exact duplicates dropped; a bad record is reported as FILE: record N.
         Rows are checked as 'w8 add' checks them; dates before 1900 or in the future are refused. A row \
         with more fields than the header is refused unless decimal commas (194,2) explain the extra \
         commas in one way. A bad row is reported as FILE:LINE (a JSON record as FILE: record N) and, \
@@ -63,7 +68,7 @@ public struct Importer {
         counted as skipped. An entry with the same date and weight is not added twice. \
         Milestones are evaluated once, at the end; those reached before today are recorded without a \
         notification.
-        Examples: w8 import openScale_export.csv · w8 import --dry-run weights.csv · \
+        Examples: w8 import openScale_export.csv · w8 import --dry-run weights.csv · w8 import export.zip · \
         w8 import --format generic --date-format MM/DD/YYYY --unit lb old.csv · w8 export | w8 import -
         """
 
@@ -93,11 +98,35 @@ public struct Importer {
         }
     }
 
+    /// How an Apple Health export arrives.
+    enum HealthInput { case zip, xml }
+
+    /// Whether `input` is an Apple Health export, and in which form: a ZIP (`PK\3\4`) or XML whose root is
+    /// `HealthData`. Auto-detection reads on, into `first`, until the XML says.
+    static func healthInput(_ choice: ImportFormatChoice, first: inout [UInt8], input: InputFile) throws
+        -> HealthInput?
+    {
+        guard choice == .auto || choice == .appleHealth else { return nil }
+        if first.starts(with: ZipMember.magic) { return .zip }
+        while true {
+            if let found = ImportFormat.isAppleHealthXML(first) {
+                if found { return .xml }
+                break
+            }
+            let more = try input.read()
+            if more.isEmpty { break }
+            first += more
+        }
+        guard choice == .appleHealth else { return nil }
+        throw AppError.badInput(
+            "\(input.name) is not an Apple Health export: neither a ZIP archive nor XML whose root is HealthData")
+    }
+
     /// Imports `input`. Each bad row is told to `problem` as one line (`FILE:LINE: reason`); unless `skipInvalid`,
     /// one bad row writes nothing and throws.
     public func run(
         _ input: InputFile, format: ImportFormatChoice, options: ImportOptions, dryRun: Bool, skipInvalid: Bool,
-        problem: @escaping (String) -> Void
+        problem: @escaping (String) -> Void, progress: ((_ done: Int64, _ total: Int64?) -> Void)? = nil
     ) throws -> ImportSummary {
         let settings = tracker.context.settings
         var report = ImportReport(file: input.name, skipInvalid: skipInvalid, problem: problem)
@@ -107,17 +136,42 @@ public struct Importer {
             return try gadgetbridge(
                 input, sqlite: sqlite, format: format, options: options, dryRun: dryRun, report: report)
         }
-        let json = try Self.jsonFormat(format, first: &first, input: input)
-        let vendor = [.fitbit, .garmin].contains(format) || (format == .auto && ImportReport.looksLikeArray(first))
+        let health = try Self.healthInput(format, first: &first, input: input)
+        let json = health == nil ? try Self.jsonFormat(format, first: &first, input: input) : nil
+        let vendor =
+            health == nil
+            && ([.fitbit, .garmin].contains(format) || (format == .auto && ImportReport.looksLikeArray(first)))
+        let member =
+            health == .zip
+            ? try ZipMember(
+                input, matching: { $0 == "export.xml" || $0.hasSuffix("/export.xml") },
+                describe: "apple_health_export/export.xml") : nil
         var backup: Backup?
         let (result, outcome) = try tracker.importEntries(dryRun: dryRun) { importer in
-            var chunk = first
+            var chunk = try member?.read() ?? first
             /// Hands every chunk, from the first on, to `feed`, and takes the rows it completes.
             func readAll(label: String? = nil, _ feed: ([UInt8]) throws -> [ImportRow]) throws {
                 while !chunk.isEmpty {
                     for row in try feed(chunk) { try report.take(row, into: &importer, label: label) }
-                    chunk = try input.read()
+                    if let member {
+                        chunk = try member.read()
+                        progress?(member.progress.done, member.progress.total)
+                    } else {
+                        chunk = try input.read()
+                        progress?(input.consumed, input.size)
+                    }
                 }
+            }
+            if health != nil {
+                var stream = AppleHealthStream(options: options)
+                try readAll(label: "record") { try stream.feed($0) }
+                for row in try stream.finish() { try report.take(row, into: &importer, label: "record") }
+                report.format = .appleHealth
+                report.formatName = member.map { "Apple Health export (\($0.name) in the ZIP)" } ?? stream.formatName
+                report.units = .rows
+                report.notes = [AppleHealthNotes.found(report)] + AppleHealthNotes.lines(stream)
+                try report.finish()
+                return
             }
             switch json {
             case _ where vendor:
@@ -218,6 +272,8 @@ public struct ImportReport {
     public var skipped: [(line: Int, reason: String)] = []
     /// The rows that are no weigh-ins, by why.
     public var notWeighIns: [(line: Int, skip: ImportSkip)] = []
+    /// What the format alone has to say (Apple Health: which source the steps came from, duplicates dropped).
+    public var notes: [String] = []
     /// Bad rows reported one by one; past this many only the count is given.
     static let reportLimit = 20
 
@@ -318,6 +374,7 @@ public struct ImportReport {
         let placeholders = notWeighIns.filter {
             if case .placeholder = $0.skip { true } else { false }
         }.map(\.line)
+        let loneFats = notWeighIns.filter { $0.skip == .bodyFatWithoutWeight }.map(\.line)
         var lines: [String] = []
         if !interpolated.isEmpty {
             let days = interpolated.count == 1 ? "1 interpolated day" : "\(interpolated.count) interpolated days"
@@ -329,6 +386,11 @@ public struct ImportReport {
             let rows =
                 placeholders.count == 1 ? "1 midnight placeholder" : "\(placeholders.count) midnight placeholders"
             lines.append("Skipped \(rows) repeating a weigh-in later the same day: \(Self.lineList(placeholders)).")
+        }
+        if !loneFats.isEmpty {
+            let records = loneFats.count == 1 ? "1 body fat record" : "\(loneFats.count) body fat records"
+            let list = Self.lineList(loneFats).replacingOccurrences(of: "line", with: "record")
+            lines.append("Skipped \(records) with no weight at the same moment: \(list).")
         }
         lines += dayLines
         return lines
@@ -437,6 +499,7 @@ extension Presenter {
             lines.append("Imported: \(counts).")
         }
         lines += report.notWeighInLines
+        lines += report.notes
         lines += Self.logLines(result, dryRun: summary.dryRun)
         if !summary.dryRun {
             lines += milestoneLines(summary.outcome)
@@ -445,6 +508,35 @@ extension Presenter {
                 "Would record " + (MilestoneType.phrase(result.change.achievements.map(\.type)) ?? "nothing") + ".")
         }
         if let line = progressLine(result.change.snapshot) { lines.append(line) }
+        return lines
+    }
+}
+
+/// What the summary says of an Apple Health export beyond the counts.
+enum AppleHealthNotes {
+    /// `Found 3 weigh-ins, 3 days of steps, 2 drinks of water and 2 calorie entries.`
+    static func found(_ report: ImportReport) -> String {
+        func count(_ n: Int, _ one: String, _ many: String) -> String { "\(n) \(n == 1 ? one : many)" }
+        let weighIns = count(report.entriesByUnit.values.reduce(0, +), "weigh-in", "weigh-ins")
+        let days = count(report.activityByDays.values.reduce(0, +), "day", "days")
+        let water = count(report.intakeByKind[.water, default: 0], "drink", "drinks")
+        let calories = count(report.intakeByKind[.calories, default: 0], "calorie entry", "calorie entries")
+        return "Found \(weighIns), \(days) of steps, \(water) of water and \(calories)."
+    }
+
+    static func lines(_ stream: AppleHealthStream) -> [String] {
+        var lines: [String] = []
+        if !stream.daysLedBy.isEmpty {
+            let leaders = stream.daysLedBy.sorted { ($1.value, $0.key) < ($0.value, $1.key) }
+                .map { "\($0.key) (\($0.value == 1 ? "1 day" : "\($0.value) days"))" }
+            lines.append(
+                "Steps: each stretch of time counted once, Apple Watch over iPhone over other apps; first source: "
+                    + leaders.joined(separator: ", ") + ".")
+        }
+        if stream.duplicates > 0 {
+            lines.append(
+                "Dropped \(stream.duplicates) exact duplicate record\(stream.duplicates == 1 ? "" : "s").")
+        }
         return lines
     }
 }

@@ -60,7 +60,10 @@ let package = Package(
         // The workflows: Tracker (each change and its milestone rules in one write transaction), IntakeLog,
         // EventRunner, import and export, the charts (through the ChartDrawer interface), the systemd installer, the
         // config file, paths and the XDG and D-Bus service directories, and the presentation (text and JSON reports).
-        .target(name: "W8App", dependencies: ["W8Core", "W8Formats", "W8Store", "CW8Linux", "W8System", "W8Text"]),
+        .target(
+            name: "W8App", dependencies: ["W8Core", "W8Formats", "W8Store", "CW8Linux", "W8System", "W8Text", "CZlib"]),
+        // zlib's inflate, for the deflated export.xml inside Apple Health's export.zip; only W8App imports it.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // cairo's C API, for the chart image, loaded with dlopen when a chart is drawn: the commands that draw none
         // never load cairo and X11. Only W8Chart imports it (its tests too, to decode the PNGs).
         .target(name: "CCairo", dependencies: ["CDynamicLibrary"]),

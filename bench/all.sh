@@ -14,6 +14,7 @@ export BENCH_OUT=$out
 "$here/notify.sh" "$bin"
 "$here/run.sh" "$bin"
 "$here/import.sh" "$bin"
+"$here/apple-health.sh" "$bin"
 "$here/idle.sh" "$bin"
 echo
 "$here/table.py" "$out" | tee "$out/table.txt"

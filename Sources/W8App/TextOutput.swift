@@ -96,6 +96,10 @@ public final class TextOutput {
 public final class InputFile {
     public let name: String
     private let fd: Int32
+    /// The file's size when it is a regular file, for progress and for reading a ZIP's directory.
+    public private(set) var size: Int64?
+    /// Bytes read so far by `read`.
+    public private(set) var consumed: Int64 = 0
 
     /// Opens `path`, or standard input for `-`.
     public init(_ path: String) throws {
@@ -117,10 +121,38 @@ public final class InputFile {
             close(fd)
             throw AppError.cannotRead(tr("cannot read '{path}': it is a directory", ["path": path]))
         }
+        if (info.st_mode & S_IFMT) == S_IFREG { size = Int64(info.st_size) }
         self.fd = fd
     }
 
+    /// Whether `read(at:count:)` works: a regular file, not standard input or a pipe.
+    public var isSeekable: Bool { size != nil && fd != STDIN_FILENO }
+
+    /// Up to `count` bytes at `offset` (`pread`), leaving `read`'s position alone; fewer only at the end.
+    public func read(at offset: Int64, count: Int) throws -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        var done = 0
+        do throws(SystemCallError) {
+            while done < count {
+                let n = try systemCall("pread", path: name) {
+                    bytes.withUnsafeMutableBytes {
+                        pread(fd, $0.baseAddress! + done, count - done, off_t(offset) + off_t(done))
+                    }
+                }
+                if n == 0 { break }
+                done += n
+            }
+        } catch {
+            throw AppError.cannotRead("cannot read '\(name)': \(error.reason)")
+        }
+        bytes.removeLast(count - done)
+        return bytes
+    }
+
     deinit { if fd != STDIN_FILENO { close(fd) } }
+
+    /// Whether this is standard input (`-`), which has no path to open a database at.
+    public var isStandardInput: Bool { fd == STDIN_FILENO }
 
     /// The next chunk; empty at the end.
     public func read(upTo count: Int = 64 * 1024) throws -> [UInt8] {
@@ -130,6 +162,7 @@ public final class InputFile {
                 bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, count) }
             }
             bytes.removeLast(count - n)
+            consumed += Int64(n)
             return bytes
         } catch {
             throw AppError.cannotRead(tr("cannot read '{path}': {reason}", ["path": name, "reason": error.reason]))

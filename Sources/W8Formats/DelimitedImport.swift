@@ -14,15 +14,21 @@ public struct DelimitedImport: Sendable {
     private var reader: CSVReader?
     private var layout: ImportLayout?
     private var placeholders: MidnightPlaceholders?
+    private var days = RepeatedDays()
+    /// Samsung's metadata line, which is no record.
+    private var metadataLine: Int?
+    /// The file's name, for formats whose files share a header (Withings' `aggregates_*.csv`).
+    public let fileName: String?
     /// The options rows are read with: the iPhone app's dates, which name no zone, are UTC.
     private var rowOptions: ImportOptions
     /// The maximum held back while looking for the header: comment lines before it are short.
     public static let headerSearchLimit = 64 * 1024
 
     /// `format` nil means auto-detection; `.w8JSON` is not delimited and is refused.
-    public init(format: ImportFormat?, options: ImportOptions) {
-        precondition(format != .w8JSON, "the JSON backup is not a delimited format")
+    public init(format: ImportFormat?, options: ImportOptions, fileName: String? = nil) {
+        precondition(format != .w8JSON && format != .gadgetbridge, "the JSON backup and SQLite are not delimited")
         self.format = format
+        self.fileName = fileName
         self.detecting = format == nil
         self.options = options
         rowOptions = options
@@ -32,7 +38,9 @@ public struct DelimitedImport: Sendable {
     public var formatName: String? { layout?.name ?? format?.displayName }
 
     /// Where the unit of weights without one comes from, once the header is read.
-    public var unitSource: ImportUnitSource? { layout?.unitSource(options) }
+    public var unitSource: ImportUnitSource? {
+        layout.flatMap { $0.kind == .weighIn ? $0.unitSource(options) : nil }
+    }
 
     /// The rows completed by `bytes`.
     public mutating func feed(_ bytes: some Collection<UInt8>) throws -> [ImportRow] {
@@ -55,16 +63,18 @@ public struct DelimitedImport: Sendable {
             rows = try start(prefix)
         }
         rows += self.rows(try reader!.finish())
-        return rows + (placeholders?.finish() ?? [])
+        return rows + (placeholders?.finish() ?? []) + days.finish()
     }
 
     private mutating func start(_ prefix: HeaderPrefix) throws -> [ImportRow] {
-        let chosen = try format ?? ImportLayout.detect(prefix, options: options)
+        let chosen = try format ?? ImportLayout.detect(prefix, options: options, fileName: fileName)
         format = chosen
-        let layout = try ImportLayout(format: chosen, prefix: prefix, options: options)
+        metadataLine = prefix.metadataLine
+        let layout = try ImportLayout(format: chosen, prefix: prefix, options: options, fileName: fileName)
         self.layout = layout
         if chosen == .libra { placeholders = MidnightPlaceholders(calendar: options.calendar) }
-        if chosen == .w8trackrIOS { rowOptions = options.readingUTC }
+        // The iPhone app and Samsung Health write UTC without a zone.
+        if [.w8trackrIOS, .samsungHealth].contains(chosen) { rowOptions = options.readingUTC }
         reader = CSVReader(separator: layout.separator, comment: chosen == .libra ? UInt8(ascii: "#") : nil)
         let bytes = held
         held = []
@@ -75,9 +85,11 @@ public struct DelimitedImport: Sendable {
         guard let layout else { return [] }
         var rows: [ImportRow] = []
         rows.reserveCapacity(records.count)
-        for record in records where record.line != layout.headerLine {
+        for record in records where record.line != layout.headerLine && record.line != metadataLine {
             let row = layout.row(record, options: rowOptions)
-            if placeholders != nil {
+            if case .activity(let day) = row {
+                rows += days.take(day, line: record.line)
+            } else if placeholders != nil {
                 rows += placeholders!.take(row)
             } else {
                 rows.append(row)
@@ -139,8 +151,29 @@ struct MidnightPlaceholders: Sendable {
     }
 }
 
+/// Days of steps, held to the end of the file: a day given again on a later row is read from that row, and the
+/// earlier one is counted as skipped. A file holds one row a day, so this is at most a few thousand.
+struct RepeatedDays: Sendable {
+    private var held: [CalendarDay: (line: Int, day: ActivityDay)] = [:]
+
+    mutating func take(_ day: ActivityDay, line: Int) -> [ImportRow] {
+        let earlier = held.updateValue((line, day), forKey: day.day)
+        return earlier.map { [.skipped(line: $0.line, .repeatedDay(by: line))] } ?? []
+    }
+
+    /// The days, oldest first.
+    mutating func finish() -> [ImportRow] {
+        defer { held = [:] }
+        return held.values.sorted { $0.day.day < $1.day.day }.map { .activity($0.day) }
+    }
+}
+
 /// The first lines of a file, up to and including the first that is neither blank nor a `#` comment.
 struct HeaderPrefix {
+    /// Samsung Health's first line, `com.samsung.health.weight,6305000,1` (its table, version, count), before the
+    /// header.
+    var metadata: String?
+    var metadataLine: Int?
     /// The `#` lines before it, without the `#`.
     var comments: [String]
     /// The first line that is not blank or a comment, and its 1-based line number.
@@ -158,6 +191,8 @@ struct HeaderPrefix {
             let text = String(decoding: bytes[start..<end], as: UTF8.self).trimmingCharacters(in: .whitespaces)
             if text.hasPrefix("#") {
                 comments.append(String(text.dropFirst()))
+            } else if metadata == nil, HeaderPrefix.isSamsungMetadata(text) {
+                (metadata, metadataLine) = (text, line)
             } else if !text.isEmpty {
                 first = text
                 firstLine = line
@@ -169,8 +204,19 @@ struct HeaderPrefix {
             start = end + 1
             line += 1
         }
+        // Samsung's metadata without a header: nothing to read.
+        if metadata != nil { return nil }
         // Only comments (a Libra export without entries): they are the header.
         guard complete, !comments.isEmpty else { return nil }
         (first, firstLine) = ("", 0)
+    }
+}
+
+extension HeaderPrefix {
+    /// `com.samsung.health.weight,6305000,1`: a table name, then numbers; a header's second field is a name.
+    static func isSamsungMetadata(_ line: String) -> Bool {
+        let fields = line.split(separator: ",", omittingEmptySubsequences: false)
+        return fields.count >= 2 && fields[0].lowercased().hasPrefix("com.samsung.") && !fields[0].contains("_time")
+            && fields[1].allSatisfy { $0.isASCII && $0.isNumber } && !fields[1].isEmpty
     }
 }

@@ -28,6 +28,23 @@ struct ImportLayout: Sendable {
     var zeroFatIsMissing: Bool
     /// The header's number of fields: a row with more is rebuilt or refused, never read shifted.
     var columnCount: Int
+    /// What a row is: a weigh-in, or a day of steps.
+    var kind = RowKind.weighIn
+    /// Withings' fat mass and its unit: body fat is fat mass / weight.
+    var fatMass: (index: Int, unit: WeightUnit)?
+    var steps: Int?
+    /// Metres walked or run that day.
+    var distance: Int?
+    /// Samsung's `source_type`: -2 marks the all-devices total of a day.
+    var sourceType: Int?
+    /// Samsung ends every data row with one empty field more than its header names.
+    var trailingComma = false
+
+    enum RowKind: Sendable, Equatable {
+        case weighIn
+        /// A day's steps, its date `YYYY-MM-DD`, or in milliseconds since 1970 at UTC midnight (Samsung).
+        case stepsDay(millis: Bool)
+    }
 
     /// Libra's columns up to version 5; version 6 adds `muscle mass;muscle mass trend` before `log`.
     static let libraColumns = ["date", "weight", "weight trend", "body fat", "body fat trend", "log"]
@@ -38,7 +55,10 @@ struct ImportLayout: Sendable {
     static let iPhoneColumns = ["date", "weight", "unit", "note", "bodyfat"]
 
     /// The format a file's first lines show, or an error quoting the line that fits none.
-    static func detect(_ prefix: HeaderPrefix, options: ImportOptions) throws -> ImportFormat {
+    static func detect(_ prefix: HeaderPrefix, options: ImportOptions, fileName: String? = nil) throws
+        -> ImportFormat
+    {
+        if let vendor = vendorFormat(prefix, fileName: fileName) { return vendor }
         if prefix.comments.contains(where: {
             let comment = $0.lowercased()
             return comment.hasPrefix("units:") || comment.hasPrefix("version:") || isLibraHeader($0)
@@ -105,7 +125,7 @@ struct ImportLayout: Sendable {
         return (date, weight)
     }
 
-    init(format: ImportFormat, prefix: HeaderPrefix, options: ImportOptions) throws {
+    init(format: ImportFormat, prefix: HeaderPrefix, options: ImportOptions, fileName: String? = nil) throws {
         self.format = format
         name = format.displayName
         separator = format == .libra ? UInt8(ascii: ";") : ImportLayout.separator(prefix.first)
@@ -126,15 +146,14 @@ struct ImportLayout: Sendable {
                 (header, headerLine) = (six ? ImportLayout.libra6Columns : ImportLayout.libraColumns, nil)
             }
         }
+        if format == .samsungHealth {
+            // `com.samsung.health.weight.start_time` or `start_time`, by export version.
+            header = header.map { $0.split(separator: ".").last.map(String.init) ?? $0 }
+        }
         columnCount = header.count
         zeroFatIsMissing = ![.w8CSV, .generic, .w8trackrIOS].contains(format)
         (date, weight) = (0, 1)
-        func column(_ names: String...) throws -> Int {
-            guard let index = header.firstIndex(where: names.contains) else {
-                throw W8FormatsError.importColumnMissing(column: names[0], format: format.rawValue)
-            }
-            return index
-        }
+        func column(_ names: String...) throws -> Int { try ImportLayout.column(header, names, format: format) }
         func optional(_ names: String...) -> Int? { header.firstIndex(where: names.contains) }
         switch format {
         case .w8CSV:
@@ -199,12 +218,24 @@ struct ImportLayout: Sendable {
                 // No header: the first line is data, date then weight.
                 (date, weight, headerLine, columnCount) = (0, 1, nil, 2)
             }
-        case .w8JSON:
-            preconditionFailure("the JSON backup is not a delimited format")
+        case .withings, .googleFit, .samsungHealth:
+            try vendorColumns(header, prefix: prefix, fileName: fileName)
+        case .w8JSON, .fitbit, .garmin, .appleHealth:
+            preconditionFailure("\(format.rawValue) is JSON or XML, not a delimited format")
+        case .gadgetbridge:
+            preconditionFailure("gadgetbridge is an SQLite database, not a delimited format")
         }
         if let declaredUnit, let unit = options.unit, unit != declaredUnit {
             throw W8FormatsError.importUnitConflict(file: declaredUnit, option: unit)
         }
+    }
+
+    /// The first column named one of `names`, or the error naming the first.
+    static func column(_ header: [String], _ names: [String], format: ImportFormat) throws -> Int {
+        guard let index = header.firstIndex(where: names.contains) else {
+            throw W8FormatsError.importColumnMissing(column: names[0], format: format.rawValue)
+        }
+        return index
     }
 
     /// Where the unit of weights without one comes from: `--unit`, else what the file says, else the app's
@@ -231,6 +262,9 @@ struct ImportLayout: Sendable {
         }
         do {
             let fields = try fitted(record.fields)
+            if case .stepsDay(let millis) = kind {
+                return try dayRow(fields, line: record.line, millis: millis, options: options)
+            }
             if let weightInterpolated, try ImportLayout.yes(fields, weightInterpolated, "Weight Is Interpolated") {
                 return .skipped(line: record.line, .interpolated)
             }
@@ -254,6 +288,7 @@ struct ImportLayout: Sendable {
     /// rebuilt when decimal commas explain every extra field in one way only (`194,2` → `194.2`), else refused.
     func fitted(_ fields: [String]) throws -> [String] {
         guard fields.count > columnCount, columnCount > 0 else { return fields }
+        if trailingComma, fields[columnCount...].allSatisfy(\.isEmpty) { return Array(fields.prefix(columnCount)) }
         if separator == UInt8(ascii: ","), let rebuilt = DecimalCommas.rebuild(fields, count: columnCount) {
             return rebuilt
         }
@@ -287,6 +322,9 @@ struct ImportLayout: Sendable {
             !(zeroFatIsMissing && Double(fatText.replacingOccurrences(of: ",", with: ".")) == 0)
         {
             fat = try WeightInput.bodyFat(fatText)
+        }
+        if fat == nil, let fatMass, let massText = field(fatMass.index) {
+            fat = try ImportLayout.bodyFat(mass: massText, unit: fatMass.unit, of: weight)
         }
         return WeightEntry(
             weight: weight,

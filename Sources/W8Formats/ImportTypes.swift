@@ -11,6 +11,20 @@ public enum ImportFormat: String, Sendable, CaseIterable {
     case generic
     /// The iPhone W8Trackr app's export: its CSV or its JSON.
     case w8trackrIOS = "w8trackr-ios"
+    /// Withings Health Mate's "Download my data": `weight.csv` and `aggregates_steps.csv`.
+    case withings
+    /// Google Takeout's Fit `Daily activity metrics.csv`: a day a row.
+    case googleFit = "google-fit"
+    /// Samsung Health's export: `com.samsung.health.weight.*.csv`, `com.samsung.shealth.step_daily_trend.*.csv`.
+    case samsungHealth = "samsung-health"
+    /// Fitbit's export (Google Takeout): `weight-*.json` and `steps-*.json`.
+    case fitbit
+    /// Garmin Connect's data export: `*_userBioMetrics.json` and `UDSFile_*.json`.
+    case garmin
+    /// Gadgetbridge's exported SQLite database: band steps and Mi scale weights.
+    case gadgetbridge
+    /// Apple Health's "Export All Health Data": export.zip or its apple_health_export/export.xml.
+    case appleHealth = "apple-health"
 
     /// What the format is, for the message that says which one was read.
     public var displayName: String {
@@ -22,11 +36,18 @@ public enum ImportFormat: String, Sendable, CaseIterable {
         case .trendweight: "TrendWeight export"
         case .generic: "date,weight CSV"
         case .w8trackrIOS: "W8Trackr iPhone app export"
+        case .withings: "Withings export"
+        case .googleFit: "Google Fit (Takeout) export"
+        case .samsungHealth: "Samsung Health export"
+        case .fitbit: "Fitbit export"
+        case .garmin: "Garmin Connect export"
+        case .gadgetbridge: GadgetbridgeImport.formatName
+        case .appleHealth: "Apple Health export"
         }
     }
 
     /// Whether each row names its weight's unit, so that `--unit` has nothing to say.
-    public var rowsNameUnits: Bool { [.w8CSV, .w8JSON, .w8trackrIOS].contains(self) }
+    public var rowsNameUnits: Bool { [.w8CSV, .w8JSON, .w8trackrIOS, .gadgetbridge, .appleHealth].contains(self) }
 }
 
 /// What an import needs from outside: the units, the date form, the moment and the person's calendar.
@@ -82,12 +103,24 @@ public enum ImportSkip: Sendable, Equatable, Hashable {
     case interpolated
     /// A Libra placeholder at local midnight repeating the weigh-in on `line`, later the same day.
     case placeholder(of: Int)
+    /// A day of steps that a later row of the file gives again, on `line`: the later one is read.
+    case repeatedDay(by: Int)
+    /// A day's row without a step count (Google Fit leaves it empty on days it counted none).
+    case noSteps
+    /// One device's part of a Samsung Health day: the all-devices total (`source_type` -2) is the day's steps.
+    case oneDevice
+    /// An Apple Health body fat with no weigh-in at the same moment to belong to.
+    case bodyFatWithoutWeight
 
     /// Why, in words.
     public var reason: String {
         switch self {
         case .interpolated: "an interpolated day: TrendWeight computed this weight between two weigh-ins"
         case .placeholder(let line): "a midnight placeholder: line \(line) holds the same weigh-in later that day"
+        case .repeatedDay(let line): "the same day again on line \(line), which is read instead"
+        case .noSteps: "a day without a step count"
+        case .oneDevice: "one device's steps: the all-devices total of the day (source_type -2) is read"
+        case .bodyFatWithoutWeight: "a body fat with no weight at the same moment"
         }
     }
 }

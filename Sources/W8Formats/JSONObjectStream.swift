@@ -45,6 +45,8 @@ public struct JSONObjectStream: Sendable {
 
     private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
     private let arrayKey: [UInt8]
+    /// Whether the document itself is the streamed array (`[{…},{…}]`), as vendors' exports are.
+    private let topLevel: Bool
     private var phase = Phase.start
     private var key: [UInt8] = []
     private var value: [UInt8] = []
@@ -63,6 +65,14 @@ public struct JSONObjectStream: Sendable {
     public init(arrayKey: String, maxValueBytes: Int = defaultMaxValueBytes) {
         self.arrayKey = Array(arrayKey.utf8)
         self.maxValueBytes = maxValueBytes
+        topLevel = false
+    }
+
+    /// Streams the elements of a document that is one array; `notAnObject` then means it is no array.
+    public init(topLevelArrayWithMaxValueBytes maxValueBytes: Int = defaultMaxValueBytes) {
+        arrayKey = []
+        self.maxValueBytes = maxValueBytes
+        topLevel = true
     }
 
     /// The parts completed by `bytes`; throws at the first byte that cannot belong to a JSON object.
@@ -88,6 +98,12 @@ public struct JSONObjectStream: Sendable {
             }
             bomBytes = 3
             if Self.isBlank(byte) { return }
+            if topLevel {
+                guard byte == UInt8(ascii: "[") else { throw Malformed(notAnObject: true) }
+                (streaming, phase) = (true, .beforeElement)
+                parts.append(.arrayStart)
+                return
+            }
             guard byte == UInt8(ascii: "{") else { throw Malformed(notAnObject: true) }
             phase = .beforeKey
         case .beforeKey:
@@ -130,7 +146,7 @@ public struct JSONObjectStream: Sendable {
         case .beforeElement:
             if Self.isBlank(byte) { return }
             if byte == UInt8(ascii: "]"), index == 0 {
-                phase = .afterArray
+                phase = topLevel ? .end : .afterArray
                 return
             }
             (value, phase) = ([], .element)
@@ -153,7 +169,7 @@ public struct JSONObjectStream: Sendable {
         guard try scan(byte, closer: UInt8(ascii: "]")) else { return try append(byte) }
         parts.append(.element(index: index, value: trimmed(value)))
         index += 1
-        phase = byte == UInt8(ascii: ",") ? .beforeElement : .afterArray
+        phase = byte == UInt8(ascii: ",") ? .beforeElement : topLevel ? .end : .afterArray
     }
 
     private mutating func append(_ byte: UInt8) throws(Malformed) {

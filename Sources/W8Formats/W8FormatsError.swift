@@ -14,9 +14,16 @@ public enum W8FormatsError: Error, LocalizedError, Equatable, Sendable {
     case importUnitConflict(file: WeightUnit, option: WeightUnit)
     case importFieldCount(found: Int, expected: Int, separator: Character)
     case importFlagInvalid(column: String, value: String)
+    /// A vendor's file that is not one w8 reads, or a value its format does not allow: the sentence says which.
+    case importVendorFile(String)
+    case importValueInvalid(column: String, value: String, expected: String)
     case documentInvalid(JSONDocument, String)
     case fieldTooLong(column: String, start: String, characters: Int)
     case csvQuoteNotClosed(line: Int)
+    /// A kept Apple Health record's value or date that w8 cannot read.
+    case appleHealthValue(String)
+    /// A kept Apple Health record's unit, and the units its type may have.
+    case appleHealthUnit(String, String)
 
     public var errorDescription: String? {
         switch self {
@@ -30,7 +37,8 @@ public enum W8FormatsError: Error, LocalizedError, Equatable, Sendable {
             "date '\(text)' does not match --date-format \(pattern)"
         case .importFormatUnknown(let line):
             "cannot tell the format from the first line '\(line.prefix(80))'; give --format (w8-csv, w8-json, "
-                + "w8trackr-ios, openscale, libra, trendweight or generic)"
+                + "w8trackr-ios, openscale, libra, trendweight, withings, google-fit, samsung-health, fitbit, garmin "
+                + "or generic)"
         case .importNoHeader:
             "no header or data line in the first 64 KiB"
         case .importColumnMissing(let column, let format):
@@ -44,14 +52,22 @@ public enum W8FormatsError: Error, LocalizedError, Equatable, Sendable {
             "\(found) fields where the header has \(expected); quote values that hold a '\(separator)'"
         case .importFlagInvalid(let column, let value):
             "\(column) is '\(value)'; TrendWeight writes Yes or No"
+        case .importVendorFile(let message):
+            message
+        case .importValueInvalid(let column, let value, let expected):
+            "\(column) '\(value)' is not \(expected)"
         case .documentInvalid(let document, let reason):
-            "not a \(document.name) that can be \(document == .backup ? "restored" : "read"): \(reason)"
+            "not \(document == .appleHealth ? "an" : "a") \(document.name) that can be \(document == .backup ? "restored" : "read"): \(reason)"
         case .fieldTooLong(let column, let start, let characters):
             // Quoted as `withQuotedValuesCapped` cuts a value: the field itself was never held.
             "\(column) '\(start)…' (\(characters) characters) is longer than any value w8 reads"
         case .csvQuoteNotClosed(let line):
             "line \(line): a quote opens a field here and is not closed; a quoted value ends with \", and a quote "
                 + "inside it is written twice (\"\")"
+        case .appleHealthValue(let reason):
+            reason
+        case .appleHealthUnit(let unit, let expected):
+            "unit '\(unit)' is not one w8 reads for this type (\(expected))"
         case .importUnitConflict(let file, let option):
             "the file says its weights are in \(file.rawValue) but --unit is \(option.rawValue)"
         }
@@ -61,8 +77,19 @@ public enum W8FormatsError: Error, LocalizedError, Equatable, Sendable {
 /// The JSON files w8 reads as a stream, named in the sentence that refuses one.
 public enum JSONDocument: Sendable, Equatable {
     case backup, iPhoneExport
+    /// Fitbit's or Garmin's export: a JSON array of records.
+    case vendorExport
+    /// Apple Health's export.xml: XML, read as a stream as the JSON files are.
+    case appleHealth
 
-    var name: String { self == .backup ? "W8Trackr backup" : "W8Trackr iPhone app export" }
+    var name: String {
+        switch self {
+        case .backup: "W8Trackr backup"
+        case .iPhoneExport: "W8Trackr iPhone app export"
+        case .vendorExport: "Fitbit or Garmin export"
+        case .appleHealth: "Apple Health export"
+        }
+    }
 }
 
 extension W8FormatsError: ReportableError {

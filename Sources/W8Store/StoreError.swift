@@ -17,6 +17,8 @@ public enum StoreError: ReportableError, Equatable {
     case diskFull(path: String)
     case entryNotFound(Int64)
     case intakeNotFound(Int64)
+    /// An import file that is an SQLite database, but not Gadgetbridge's.
+    case notGadgetbridge(path: String)
 
     public var errorDescription: String? {
         switch self {
@@ -52,12 +54,15 @@ public enum StoreError: ReportableError, Equatable {
         case .intakeNotFound(let id):
             // TRANSLATORS: {id} is a number; keep 'w8 intake' as written: it is the command.
             tr("no intake event with id {id}; 'w8 intake' lists the ids", ["id": id])
+        case .notGadgetbridge(let path):
+            // TRANSLATORS: {path} is the file given to 'w8 import'; DEVICE is the name of a table.
+            tr("{path} is an SQLite database but not Gadgetbridge's (it has no DEVICE table); nothing imported", ["path": path])
         }
     }
 
     public var exitStatus: ExitStatus {
         switch self {
-        case .entryNotFound, .intakeNotFound, .newerSchema: .dataError
+        case .entryNotFound, .intakeNotFound, .newerSchema, .notGadgetbridge: .dataError
         case .cannotCreate, .notRegular: .cannotCreate
         case .database, .damaged, .diskFull: .ioError
         }

@@ -57,7 +57,11 @@ extension W8 {
         @Argument(help: "The file to read, or - for standard input.")
         var file: String
 
-        @Option(help: "auto, w8-csv, w8-json, w8trackr-ios, openscale, libra, trendweight or generic.")
+        @Option(
+            help: """
+                auto, w8-csv, w8-json, w8trackr-ios, apple-health, gadgetbridge, withings, google-fit, \
+                samsung-health, fitbit, garmin, openscale, libra, trendweight or generic.
+                """)
         var format: ImportFormatChoice = .auto
 
         @Option(
@@ -85,6 +89,9 @@ extension W8 {
                 throw ValidationError(
                     "--unit \(unit.rawValue) does not apply to \(format.rawValue): its rows carry their unit")
             }
+            if let unit, format == .garmin {
+                throw ValidationError("--unit \(unit.rawValue) does not apply to garmin: its weights are in grams")
+            }
             if let dateFormat {
                 do { _ = try DatePattern(dateFormat) } catch { throw ValidationError(error.localizedDescription) }
             }
@@ -97,9 +104,19 @@ extension W8 {
                 unit: unit, preferredUnit: settings.unit, datePattern: try dateFormat.map(DatePattern.init),
                 now: runtime.now, calendar: runtime.calendar)
             let importer = try runtime.importer(settings: settings, dryRun: dryRun)
-            let summary = try importer.run(
-                input, format: format, options: options, dryRun: dryRun, skipInvalid: skipInvalid,
-                problem: { note($0) })
+            let progress = ProgressLine(
+                name: file == "-" ? "standard input" : (file as NSString).lastPathComponent,
+                onTerminal: isatty(STDERR_FILENO) == 1)
+            let summary: ImportSummary
+            do {
+                defer { progress.erase() }
+                summary = try importer.run(
+                    input, format: format, options: options, dryRun: dryRun, skipInvalid: skipInvalid,
+                    problem: {
+                        progress.erase()
+                        note($0)
+                    }, progress: progress.show)
+            }
             if !summary.unknownSettings.isEmpty {
                 warn(
                     "settings this version does not know were left out: "
@@ -110,5 +127,41 @@ extension W8 {
             // The summary quotes rows of the file: their control characters are shown, not run.
             show(output.json ? lines : lines.map(\.visibleOnTerminal))
         }
+    }
+}
+
+/// A long import's progress on a terminal: one line on stderr rewritten in place (`\r`), at most four times a
+/// second, erased at the end; nothing when stderr is no terminal.
+final class ProgressLine: @unchecked Sendable {
+    let name: String
+    let onTerminal: Bool
+    private var last: Date?
+    private var shown = false
+
+    init(name: String, onTerminal: Bool) {
+        self.name = name
+        self.onTerminal = onTerminal
+    }
+
+    /// `Reading export.zip: 412 of 1,024 MB (40 %)`.
+    func show(_ done: Int64, _ total: Int64?) {
+        guard onTerminal else { return }
+        let now = Date()
+        if let last, now.timeIntervalSince(last) < 0.25 { return }
+        last = now
+        let mb = { (bytes: Int64) in
+            (bytes / 1_000_000).formatted(.number.grouping(.automatic).locale(Locale(identifier: "en_US")))
+        }
+        var text = "Reading \(name): \(mb(done))"
+        if let total, total > 0 { text += " of \(mb(total)) MB (\(done * 100 / total) %)" } else { text += " MB" }
+        FileHandle.standardError.write(Data(("\r" + text.visibleOnTerminal + "\u{1B}[K").utf8))
+        shown = true
+    }
+
+    /// Clears the line, before a message or at the end.
+    func erase() {
+        guard shown else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        shown = false
     }
 }

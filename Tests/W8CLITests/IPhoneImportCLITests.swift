@@ -110,11 +110,9 @@ import W8TestHarness
     // One bad entry in the JSON: named by its position, nothing imported; with --skip-invalid the rest come in.
     @Test func aBadJSONEntryIsNamedAndRefused() throws {
         let w8 = try W8Sandbox(timeZone: "Europe/Berlin")
-        let text = try String(contentsOfFile: ImportExportTests.fixture("w8trackr-ios.json"), encoding: .utf8)
-        let broken = text.replacingOccurrences(of: "\"weight\" : 181.6", with: "\"weight\" : -181.6")
-        #expect(broken != text)
-        let file = w8.root.appendingPathComponent("export.json").path
-        try broken.write(toFile: file, atomically: true, encoding: .utf8)
+        let file = try ImportExportTests.brokenCopy(
+            "w8trackr-ios.json", in: w8, as: "export.json", replacing: "\"weight\" : 181.6", with: "\"weight\" : -181.6"
+        )
         let refused = try w8.run("import", file)
         #expect(refused.status == 65)
         #expect(

@@ -9,6 +9,20 @@ import W8TestHarness
 
     static func fixture(_ name: String) -> String { fixtures.appendingPathComponent(name).path }
 
+    /// A copy of `fixture` in `w8`'s sandbox, named `name`, with `text` replaced by `replacement` once at least.
+    static func brokenCopy(
+        _ fixture: String, in w8: W8Sandbox, as name: String, replacing text: String, with replacement: String
+    )
+        throws -> String
+    {
+        let original = try String(contentsOfFile: Self.fixture(fixture), encoding: .utf8)
+        let broken = original.replacingOccurrences(of: text, with: replacement)
+        #expect(broken != original)
+        let file = w8.root.appendingPathComponent(name).path
+        try broken.write(toFile: file, atomically: true, encoding: .utf8)
+        return file
+    }
+
     /// The database as SQL text: equal dumps mean nothing was written.
     static func dump(_ w8: W8Sandbox) throws -> String {
         let out = try W8Sandbox.running(w8, through: ["sqlite3", w8.databasePath, ".dump"])

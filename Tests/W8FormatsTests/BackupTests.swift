@@ -38,7 +38,7 @@ import W8TestSupport
 
     @Test(arguments: [
         ("[1, 2]", "not a W8Trackr backup"), ("{\"format\": \"other\", \"version\": 1, \"entries\": []}", "\"format\""),
-        ("{\"format\": \"w8trackr-backup\", \"version\": 3, \"entries\": []}", "version 3"),
+        ("{\"format\": \"w8trackr-backup\", \"version\": 4, \"entries\": []}", "version 4"),
         ("{\"format\": \"w8trackr-backup\", \"version\": 1}", "entries is missing"),
         (
             "{\"format\": \"w8trackr-backup\", \"version\": 1, \"entries\": [], \"settings\": {\"summary.hour\": 30}}",
@@ -89,7 +89,7 @@ import W8TestSupport
     @Test func aWrongHeaderIsRefusedBeforeTheEntries() throws {
         var stream = BackupStream(options: Self.options)
         let head = "{\"format\": \"w8trackr-backup\", \"version\": 9, \"entries\": ["
-        #expect(throws: W8FormatsError.documentInvalid(.backup, "its version 9 is newer than this w8 reads (2)")) {
+        #expect(throws: W8FormatsError.documentInvalid(.backup, "its version 9 is newer than this w8 reads (3)")) {
             try stream.feed(Array(head.utf8))
         }
     }

@@ -25,6 +25,31 @@ import W8Core
         .element(index: index, value: Array(value.utf8))
     }
 
+    /// The parts of a document that is one array, fed `chunk` bytes at a time.
+    static func arrayParts(_ text: String, chunk: Int) throws -> [JSONObjectStream.Part] {
+        var stream = JSONObjectStream(topLevelArrayWithMaxValueBytes: 64)
+        var parts: [JSONObjectStream.Part] = []
+        for piece in pieces(of: text, size: chunk) { parts += try stream.feed(Array(piece)) }
+        try stream.finish()
+        return parts
+    }
+
+    // A document that is one array (Fitbit's and Garmin's exports) hands out its elements; an empty one none.
+    @Test(arguments: [1, 4, 1000])
+    func aTopLevelArrayHandsOutItsElements(chunk: Int) throws {
+        #expect(
+            try Self.arrayParts("\u{FEFF} [{\"a\" : \"],\"},\n {\"b\":[1]} ] \n", chunk: chunk) == [
+                .arrayStart, Self.element(0, "{\"a\" : \"],\"}"), Self.element(1, "{\"b\":[1]}"),
+            ])
+        #expect(try Self.arrayParts("[]", chunk: chunk) == [.arrayStart])
+    }
+
+    // An object, text after the array, an unclosed array or a record over the limit is refused.
+    @Test(arguments: ["{}", "[1] 2", "[1, 2", "[\"" + String(repeating: "x", count: 80) + "\"]"])
+    func aTopLevelArrayThatIsNotOneIsRefused(text: String) {
+        #expect(throws: JSONObjectStream.Malformed.self) { try Self.arrayParts(text, chunk: 3) }
+    }
+
     @Test(arguments: [1, 3, 1000])
     func membersThenEachElementInAnyChunking(chunk: Int) throws {
         let text = """

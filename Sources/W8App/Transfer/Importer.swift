@@ -9,7 +9,13 @@ public enum ImportFormatChoice: String, CaseIterable, Sendable {
     case w8CSV = "w8-csv"
     case w8JSON = "w8-json"
     case w8trackrIOS = "w8trackr-ios"
+    case appleHealth = "apple-health"
     case openscale, libra, trendweight, generic
+    case withings
+    case googleFit = "google-fit"
+    case samsungHealth = "samsung-health"
+    case fitbit, garmin
+    case gadgetbridge
 
     public var format: ImportFormat? { ImportFormat(rawValue: rawValue) }
 }
@@ -39,16 +45,30 @@ public struct Importer {
         or its JSON {"appVersion", "entries", …}; dates in UTC, each row in its own unit), openscale (2.x "dateTime",…,"weight" in kg; 3.x \
         DATE,TIME and a column per measurement, in the units set in the app), libra (#Units, semicolons, \
         version 5 or 6), trendweight (the computed view: interpolated days are skipped; or the raw view \
-        Date,Time,Weight,Body Fat %), generic (date and weight columns, with or without a header). auto \
-        reads the header and says which it chose, and which unit it assumed for weights without one.
+        Date,Time,Weight,Body Fat %), withings (weight.csv, its fat mass read as body fat; \
+        aggregates_steps.csv), google-fit (Takeout's Daily activity metrics.csv: steps and distance; its \
+        calories are energy burned and are not read), samsung-health (com.samsung.health.weight.*.csv, times \
+        in UTC; com.samsung.shealth.step_daily_trend.*.csv, the all-devices total of each day), fitbit \
+        (Google Takeout weight-*.json in the account's unit, which the file does not name: give --unit; \
+        steps-*.json, a UTC count a minute, summed per local day), garmin (Garmin Connect export: \
+        *_userBioMetrics.json in grams, UDSFile_*.json daily steps and distance), generic \
+        (date and weight columns, with or without a header), gadgetbridge (its exported SQLite database, \
+        opened read only: Mi scale weigh-ins in kg and the bands' steps a day, each minute counted once, from \
+        the device paired first). auto \
+        reads the header or first record and says which it chose, and which unit it assumed for weights without one.
+        apple-health: Health's Export All Health Data, export.zip or its apple_health_export/export.xml (also on \
+        standard input), detected by the ZIP or the HealthData root; weight, body fat, steps, walking/running \
+        distance, water and energy eaten; each stretch of steps counted once, Apple Watch over iPhone over other \
+        apps; exact duplicates dropped; a bad record is reported as FILE: record N.
         Rows are checked as 'w8 add' checks them; dates before 1900 or in the future are refused. A row \
         with more fields than the header is refused unless decimal commas (194,2) explain the extra \
-        commas in one way. A bad row is reported as FILE:LINE and, unless --skip-invalid, nothing is \
-        imported. Rows that are no weigh-ins (TrendWeight's interpolated days, Libra's midnight \
-        placeholders) are counted as skipped. An entry with the same date and weight is not added twice. \
+        commas in one way. A bad row is reported as FILE:LINE (a JSON record as FILE: record N) and, \
+        unless --skip-invalid, nothing is imported. Rows that are no weigh-ins (TrendWeight's interpolated \
+        days, Libra's midnight placeholders, Samsung's one-device step rows, a day of steps given again) are \
+        counted as skipped. An entry with the same date and weight is not added twice. \
         Milestones are evaluated once, at the end; those reached before today are recorded without a \
         notification.
-        Examples: w8 import openScale_export.csv · w8 import --dry-run weights.csv · \
+        Examples: w8 import openScale_export.csv · w8 import --dry-run weights.csv · w8 import export.zip · \
         w8 import --format generic --date-format MM/DD/YYYY --unit lb old.csv · w8 export | w8 import -
         """
 
@@ -78,27 +98,89 @@ public struct Importer {
         }
     }
 
+    /// How an Apple Health export arrives.
+    enum HealthInput { case zip, xml }
+
+    /// Whether `input` is an Apple Health export, and in which form: a ZIP (`PK\3\4`) or XML whose root is
+    /// `HealthData`. Auto-detection reads on, into `first`, until the XML says.
+    static func healthInput(_ choice: ImportFormatChoice, first: inout [UInt8], input: InputFile) throws
+        -> HealthInput?
+    {
+        guard choice == .auto || choice == .appleHealth else { return nil }
+        if first.starts(with: ZipMember.magic) { return .zip }
+        while true {
+            if let found = ImportFormat.isAppleHealthXML(first) {
+                if found { return .xml }
+                break
+            }
+            let more = try input.read()
+            if more.isEmpty { break }
+            first += more
+        }
+        guard choice == .appleHealth else { return nil }
+        throw AppError.badInput(
+            "\(input.name) is not an Apple Health export: neither a ZIP archive nor XML whose root is HealthData")
+    }
+
     /// Imports `input`. Each bad row is told to `problem` as one line (`FILE:LINE: reason`); unless `skipInvalid`,
     /// one bad row writes nothing and throws.
     public func run(
         _ input: InputFile, format: ImportFormatChoice, options: ImportOptions, dryRun: Bool, skipInvalid: Bool,
-        problem: @escaping (String) -> Void
+        problem: @escaping (String) -> Void, progress: ((_ done: Int64, _ total: Int64?) -> Void)? = nil
     ) throws -> ImportSummary {
         let settings = tracker.context.settings
         var report = ImportReport(file: input.name, skipInvalid: skipInvalid, problem: problem)
         var first = try input.read()
-        let json = try Self.jsonFormat(format, first: &first, input: input)
+        let sqlite = first.starts(with: Array("SQLite format 3\0".utf8))
+        if sqlite && format == .auto || format == .gadgetbridge {
+            return try gadgetbridge(
+                input, sqlite: sqlite, format: format, options: options, dryRun: dryRun, report: report)
+        }
+        let health = try Self.healthInput(format, first: &first, input: input)
+        let json = health == nil ? try Self.jsonFormat(format, first: &first, input: input) : nil
+        let vendor =
+            health == nil
+            && ([.fitbit, .garmin].contains(format) || (format == .auto && ImportReport.looksLikeArray(first)))
+        let member =
+            health == .zip
+            ? try ZipMember(
+                input, matching: { $0 == "export.xml" || $0.hasSuffix("/export.xml") },
+                describe: "apple_health_export/export.xml") : nil
         var backup: Backup?
         let (result, outcome) = try tracker.importEntries(dryRun: dryRun) { importer in
-            var chunk = first
+            var chunk = try member?.read() ?? first
             /// Hands every chunk, from the first on, to `feed`, and takes the rows it completes.
             func readAll(label: String? = nil, _ feed: ([UInt8]) throws -> [ImportRow]) throws {
                 while !chunk.isEmpty {
                     for row in try feed(chunk) { try report.take(row, into: &importer, label: label) }
-                    chunk = try input.read()
+                    if let member {
+                        chunk = try member.read()
+                        progress?(member.progress.done, member.progress.total)
+                    } else {
+                        chunk = try input.read()
+                        progress?(input.consumed, input.size)
+                    }
                 }
             }
+            if health != nil {
+                var stream = AppleHealthStream(options: options)
+                try readAll(label: "record") { try stream.feed($0) }
+                for row in try stream.finish() { try report.take(row, into: &importer, label: "record") }
+                report.format = .appleHealth
+                report.formatName = member.map { "Apple Health export (\($0.name) in the ZIP)" } ?? stream.formatName
+                report.units = .rows
+                report.notes = [AppleHealthNotes.found(report)] + AppleHealthNotes.lines(stream)
+                try report.finish()
+                return
+            }
             switch json {
+            case _ where vendor:
+                var stream = VendorExportStream(fileName: input.name, expected: format.format, options: options)
+                try readAll(label: "record") { try stream.feed($0) }
+                for row in try stream.finish() { try report.take(row, into: &importer) }
+                if let kind = stream.kind {
+                    (report.format, report.formatName, report.units) = (kind.format, kind.name, stream.unitSource)
+                }
             case .w8JSON?:
                 (report.format, report.formatName, report.units) = (.w8JSON, ImportFormat.w8JSON.displayName, .rows)
                 var stream = BackupStream(options: options)
@@ -112,7 +194,7 @@ public struct Importer {
                 try stream.finish()
                 (report.format, report.formatName, report.units) = (.w8trackrIOS, stream.formatName, .rows)
             default:
-                var reader = DelimitedImport(format: format.format, options: options)
+                var reader = DelimitedImport(format: format.format, options: options, fileName: input.name)
                 try readAll { try reader.feed($0) }
                 for row in try reader.finish() { try report.take(row, into: &importer) }
                 report.format = reader.format
@@ -129,6 +211,45 @@ public struct Importer {
         return ImportSummary(
             report: report, result: result, outcome: outcome, settingsRestored: restored,
             unknownSettings: backup?.unknownSettings ?? [], detected: format == .auto, dryRun: dryRun)
+    }
+}
+
+extension Importer {
+    /// Imports Gadgetbridge's database at `input`'s path, read only: its scale's weigh-ins as entries in kg
+    /// (`MI_SCALE_WEIGHT_SAMPLE row N` for a bad one) and its bands' steps as days (`GadgetbridgeImport`).
+    func gadgetbridge(
+        _ input: InputFile, sqlite: Bool, format: ImportFormatChoice, options: ImportOptions, dryRun: Bool,
+        report: ImportReport
+    ) throws -> ImportSummary {
+        guard !input.isStandardInput else {
+            throw AppError.badInput("a Gadgetbridge database is read from its file, not from standard input")
+        }
+        guard sqlite else {
+            throw AppError.badInput("\(input.name) is not an SQLite database; Gadgetbridge exports one")
+        }
+        if let unit = options.unit {
+            throw AppError.badInput("--unit \(unit.rawValue) does not apply to a Gadgetbridge database: it keeps kg")
+        }
+        let database = try GadgetbridgeDatabase(path: input.name)
+        var report = report
+        (report.format, report.formatName, report.units) = (.gadgetbridge, GadgetbridgeImport.formatName, .app(.kg))
+        let (result, outcome) = try tracker.importEntries(dryRun: dryRun) { importer in
+            var reader = GadgetbridgeImport(options: options)
+            try database.forEachScaleReading { place, reading in
+                try report.take(reader.row(reading, row: place), into: &importer, label: "MI_SCALE_WEIGHT_SAMPLE row")
+            }
+            try database.forEachStepSample { table, place, sample in
+                let runningTotal = GadgetbridgeDatabase.runningTotalTables.contains(table)
+                if let bad = reader.add(sample, row: place, runningTotal: runningTotal) {
+                    try report.take(bad, into: &importer, label: "\(table) row")
+                }
+            }
+            for day in reader.finish() { try report.take(day, into: &importer) }
+            try report.finish()
+        }
+        return ImportSummary(
+            report: report, result: result, outcome: outcome, settingsRestored: 0, unknownSettings: [],
+            detected: format == .auto, dryRun: dryRun)
     }
 }
 
@@ -151,6 +272,8 @@ public struct ImportReport {
     public var skipped: [(line: Int, reason: String)] = []
     /// The rows that are no weigh-ins, by why.
     public var notWeighIns: [(line: Int, skip: ImportSkip)] = []
+    /// What the format alone has to say (Apple Health: which source the steps came from, duplicates dropped).
+    public var notes: [String] = []
     /// Bad rows reported one by one; past this many only the count is given.
     static let reportLimit = 20
 
@@ -161,10 +284,15 @@ public struct ImportReport {
     }
 
     /// A first chunk whose first character (after a byte-order mark and blanks) opens a JSON object.
-    static func looksLikeJSON(_ bytes: [UInt8]) -> Bool {
+    static func looksLikeJSON(_ bytes: [UInt8]) -> Bool { firstCharacter(bytes) == UInt8(ascii: "{") }
+
+    /// A first chunk that opens a JSON array: Fitbit's and Garmin's exports.
+    static func looksLikeArray(_ bytes: [UInt8]) -> Bool { firstCharacter(bytes) == UInt8(ascii: "[") }
+
+    static func firstCharacter(_ bytes: [UInt8]) -> UInt8? {
         let body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]
         let blanks: [UInt8] = [UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t")]
-        return body.first { !blanks.contains($0) } == UInt8(ascii: "{")
+        return body.first { !blanks.contains($0) }
     }
 
     mutating func take(_ row: ImportRow, into importer: inout EntryImporter, label: String? = nil) throws {
@@ -243,7 +371,10 @@ public struct ImportReport {
     /// One line for each kind of row that is no weigh-in.
     var notWeighInLines: [String] {
         let interpolated = notWeighIns.filter { $0.skip == .interpolated }.map(\.line)
-        let placeholders = notWeighIns.filter { $0.skip != .interpolated }.map(\.line)
+        let placeholders = notWeighIns.filter {
+            if case .placeholder = $0.skip { true } else { false }
+        }.map(\.line)
+        let loneFats = notWeighIns.filter { $0.skip == .bodyFatWithoutWeight }.map(\.line)
         var lines: [String] = []
         if !interpolated.isEmpty {
             let days = interpolated.count == 1 ? "1 interpolated day" : "\(interpolated.count) interpolated days"
@@ -255,6 +386,36 @@ public struct ImportReport {
             let rows =
                 placeholders.count == 1 ? "1 midnight placeholder" : "\(placeholders.count) midnight placeholders"
             lines.append("Skipped \(rows) repeating a weigh-in later the same day: \(Self.lineList(placeholders)).")
+        }
+        if !loneFats.isEmpty {
+            let records = loneFats.count == 1 ? "1 body fat record" : "\(loneFats.count) body fat records"
+            let list = Self.lineList(loneFats).replacingOccurrences(of: "line", with: "record")
+            lines.append("Skipped \(records) with no weight at the same moment: \(list).")
+        }
+        lines += dayLines
+        return lines
+    }
+
+    /// One line for each kind of day-of-steps row that was not read.
+    var dayLines: [String] {
+        let kinds: [(ImportSkip, String, String)] = [
+            (.noSteps, "day", "without a step count"),
+            (.oneDevice, "row", "of one device's steps (each day's all-devices total is read)"),
+        ]
+        var lines: [String] = []
+        for (kind, noun, what) in kinds {
+            let found = notWeighIns.filter { $0.skip == kind }.map(\.line)
+            let counted = found.count == 1 ? "1 \(noun)" : "\(found.count) \(noun)s"
+            if !found.isEmpty { lines.append("Skipped \(counted) \(what): \(Self.lineList(found)).") }
+        }
+        let repeated = notWeighIns.filter {
+            if case .repeatedDay = $0.skip { true } else { false }
+        }.map(\.line)
+        if !repeated.isEmpty {
+            lines.append(
+                "Skipped \(repeated.count == 1 ? "1 day" : "\(repeated.count) days") given again later in the file "
+                    + "(the later row is read): "
+                    + "\(Self.lineList(repeated)).")
         }
         return lines
     }
@@ -338,6 +499,7 @@ extension Presenter {
             lines.append("Imported: \(counts).")
         }
         lines += report.notWeighInLines
+        lines += report.notes
         lines += Self.logLines(result, dryRun: summary.dryRun)
         if !summary.dryRun {
             lines += milestoneLines(summary.outcome)
@@ -346,6 +508,35 @@ extension Presenter {
                 "Would record " + (MilestoneType.phrase(result.change.achievements.map(\.type)) ?? "nothing") + ".")
         }
         if let line = progressLine(result.change.snapshot) { lines.append(line) }
+        return lines
+    }
+}
+
+/// What the summary says of an Apple Health export beyond the counts.
+enum AppleHealthNotes {
+    /// `Found 3 weigh-ins, 3 days of steps, 2 drinks of water and 2 calorie entries.`
+    static func found(_ report: ImportReport) -> String {
+        func count(_ n: Int, _ one: String, _ many: String) -> String { "\(n) \(n == 1 ? one : many)" }
+        let weighIns = count(report.entriesByUnit.values.reduce(0, +), "weigh-in", "weigh-ins")
+        let days = count(report.activityByDays.values.reduce(0, +), "day", "days")
+        let water = count(report.intakeByKind[.water, default: 0], "drink", "drinks")
+        let calories = count(report.intakeByKind[.calories, default: 0], "calorie entry", "calorie entries")
+        return "Found \(weighIns), \(days) of steps, \(water) of water and \(calories)."
+    }
+
+    static func lines(_ stream: AppleHealthStream) -> [String] {
+        var lines: [String] = []
+        if !stream.daysLedBy.isEmpty {
+            let leaders = stream.daysLedBy.sorted { ($1.value, $0.key) < ($0.value, $1.key) }
+                .map { "\($0.key) (\($0.value == 1 ? "1 day" : "\($0.value) days"))" }
+            lines.append(
+                "Steps: each stretch of time counted once, Apple Watch over iPhone over other apps; first source: "
+                    + leaders.joined(separator: ", ") + ".")
+        }
+        if stream.duplicates > 0 {
+            lines.append(
+                "Dropped \(stream.duplicates) exact duplicate record\(stream.duplicates == 1 ? "" : "s").")
+        }
         return lines
     }
 }

@@ -1,0 +1,254 @@
+import Foundation
+
+/// The tags of an XML document as its bytes arrive, in memory bounded by its longest tag: a hand-written scanner
+/// for Apple Health's `export.xml`, whose gigabytes Foundation's XMLParser reads too slowly. It skips the XML
+/// declaration, the `<!DOCTYPE … [ … ]>` internal subset, comments, processing instructions, CDATA and text, and
+/// hands on each start tag with its depth (the root is depth 0). Attribute values are read with `attributes`.
+struct HealthXMLScanner {
+    /// Why the bytes are no well-formed XML, as far as this scanner looks.
+    struct Malformed: Error { let reason: String }
+
+    private var pending: [UInt8] = []
+    private(set) var depth = 0
+    /// The root element's name, once its start tag was read.
+    private(set) var root: String?
+    /// The longest tag held while waiting for its end; a longer one is no export's.
+    static let maxTag = 16 * 1024 * 1024
+
+    /// Feeds `bytes`; `tag` is called with the depth and name of each start tag and the bytes of its attributes.
+    mutating func feed(
+        _ bytes: [UInt8], _ tag: (Int, UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) throws -> Void
+    ) throws {
+        if pending.isEmpty {
+            pending = bytes
+        } else {
+            pending += bytes
+        }
+        let consumed = try pending.withUnsafeBufferPointer { try scan($0, tag) }
+        if consumed == pending.count {
+            pending.removeAll(keepingCapacity: true)
+        } else {
+            pending.removeFirst(consumed)
+            if pending.count > Self.maxTag { throw Malformed(reason: "a tag longer than 16 MiB") }
+        }
+    }
+
+    /// Checks that the document ended after its root element.
+    func finish() throws {
+        guard root != nil else {
+            throw Malformed(
+                reason: pending.isEmpty
+                    ? "it holds no element" : "it ends before its root element: the file is not whole")
+        }
+        guard depth == 0 else { throw Malformed(reason: "it ends inside an element: the file is not whole") }
+        if pending.contains(UInt8(ascii: "<")) {
+            throw Malformed(reason: "it ends inside a tag: the file is not whole")
+        }
+    }
+
+    private static let lt = UInt8(ascii: "<")
+    private static let gt = UInt8(ascii: ">")
+
+    /// Index of the first `needle` at or after `from`, or nil.
+    private static func find(_ needle: [UInt8], in b: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
+        guard needle.count <= b.count - from else { return nil }
+        var i = from
+        let first = needle[0]
+        while i <= b.count - needle.count {
+            guard let p = memchr(b.baseAddress! + i, Int32(first), b.count - needle.count + 1 - i) else { return nil }
+            i = b.baseAddress!.distance(to: p.assumingMemoryBound(to: UInt8.self))
+            var k = 1
+            while k < needle.count, b[i + k] == needle[k] { k += 1 }
+            if k == needle.count { return i }
+            i += 1
+        }
+        return nil
+    }
+
+    private static func starts(_ b: UnsafeBufferPointer<UInt8>, at i: Int, with prefix: StaticString) -> Bool? {
+        let n = prefix.utf8CodeUnitCount
+        let p = prefix.utf8Start
+        var k = 0
+        while k < n {
+            guard i + k < b.count else { return nil }
+            if b[i + k] != p[k] { return false }
+            k += 1
+        }
+        return true
+    }
+
+    /// The end of a tag: the `>` outside quoted values, or nil when it has not arrived yet.
+    private static func tagEnd(_ b: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
+        var i = from
+        while i < b.count {
+            switch b[i] {
+            case gt: return i
+            case UInt8(ascii: "\""), UInt8(ascii: "'"):
+                let q = b[i]
+                guard let p = memchr(b.baseAddress! + i + 1, Int32(q), b.count - i - 1) else { return nil }
+                i = b.baseAddress!.distance(to: p.assumingMemoryBound(to: UInt8.self)) + 1
+            default: i += 1
+            }
+        }
+        return nil
+    }
+
+    /// The end of `<!DOCTYPE …>`, past its internal subset (whose declarations hold `>`), or nil.
+    private static func doctypeEnd(_ b: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
+        var i = from
+        var inSubset = false
+        while i < b.count {
+            switch b[i] {
+            case UInt8(ascii: "["): inSubset = true
+            case UInt8(ascii: "]"): inSubset = false
+            case UInt8(ascii: "\""), UInt8(ascii: "'"):
+                let q = b[i]
+                i += 1
+                while i < b.count, b[i] != q { i += 1 }
+                guard i < b.count else { return nil }
+            case lt where inSubset:
+                guard let comment = starts(b, at: i, with: "<!--") else { return nil }
+                if comment {
+                    guard let end = find(Array("-->".utf8), in: b, from: i + 4) else { return nil }
+                    i = end + 2
+                }
+            case gt where !inSubset: return i
+            default: break
+            }
+            i += 1
+        }
+        return nil
+    }
+
+    /// Scans whole constructs; returns how many bytes it consumed.
+    private mutating func scan(
+        _ b: UnsafeBufferPointer<UInt8>,
+        _ tag: (Int, UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) throws -> Void
+    ) throws -> Int {
+        var i = 0
+        while i < b.count {
+            // Text between tags is not read.
+            guard let p = memchr(b.baseAddress! + i, Int32(Self.lt), b.count - i) else { return b.count }
+            let open = b.baseAddress!.distance(to: p.assumingMemoryBound(to: UInt8.self))
+            i = open
+            guard open + 1 < b.count else { return open }
+            switch b[open + 1] {
+            case UInt8(ascii: "?"):
+                guard let end = Self.find(Array("?>".utf8), in: b, from: open + 2) else { return open }
+                i = end + 2
+            case UInt8(ascii: "!"):
+                guard let comment = Self.starts(b, at: open, with: "<!--"),
+                    let cdata = Self.starts(b, at: open, with: "<![CDATA[")
+                else { return open }
+                if comment {
+                    guard let end = Self.find(Array("-->".utf8), in: b, from: open + 4) else { return open }
+                    i = end + 3
+                } else if cdata {
+                    guard let end = Self.find(Array("]]>".utf8), in: b, from: open + 9) else { return open }
+                    i = end + 3
+                } else {
+                    guard let end = Self.doctypeEnd(b, from: open + 2) else { return open }
+                    i = end + 1
+                }
+            case UInt8(ascii: "/"):
+                guard let end = Self.tagEnd(b, from: open + 2) else { return open }
+                depth -= 1
+                if depth < 0 { throw Malformed(reason: "an end tag closes no element") }
+                i = end + 1
+            default:
+                guard let end = Self.tagEnd(b, from: open + 1) else { return open }
+                var nameEnd = open + 1
+                while nameEnd < end, !Self.isBlank(b[nameEnd]), b[nameEnd] != UInt8(ascii: "/") { nameEnd += 1 }
+                let selfClosing = b[end - 1] == UInt8(ascii: "/")
+                let name = UnsafeBufferPointer(rebasing: b[(open + 1)..<nameEnd])
+                if root == nil {
+                    root = String(decoding: name, as: UTF8.self)
+                } else if depth == 0 {
+                    throw Malformed(reason: "a second root element")
+                }
+                let attributes = UnsafeBufferPointer(rebasing: b[nameEnd..<(selfClosing ? end - 1 : end)])
+                try tag(depth, name, attributes)
+                if !selfClosing { depth += 1 }
+                i = end + 1
+            }
+        }
+        return i
+    }
+
+    static func isBlank(_ c: UInt8) -> Bool {
+        c == UInt8(ascii: " ") || c == UInt8(ascii: "\n") || c == UInt8(ascii: "\t") || c == UInt8(ascii: "\r")
+    }
+
+    /// Calls `each` with every `name="value"` of a tag's attribute bytes, the value still escaped, until it
+    /// returns false.
+    static func attributes(
+        _ b: UnsafeBufferPointer<UInt8>, _ each: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Bool
+    ) throws {
+        var i = 0
+        while true {
+            while i < b.count, isBlank(b[i]) { i += 1 }
+            guard i < b.count else { return }
+            let nameStart = i
+            while i < b.count, b[i] != UInt8(ascii: "="), !isBlank(b[i]) { i += 1 }
+            let nameEnd = i
+            while i < b.count, isBlank(b[i]) { i += 1 }
+            guard i < b.count, b[i] == UInt8(ascii: "=") else { throw Malformed(reason: "an attribute has no value") }
+            i += 1
+            while i < b.count, isBlank(b[i]) { i += 1 }
+            guard i < b.count, b[i] == UInt8(ascii: "\"") || b[i] == UInt8(ascii: "'") else {
+                throw Malformed(reason: "an attribute value is not quoted")
+            }
+            let quote = b[i]
+            let valueStart = i + 1
+            i = valueStart
+            while i < b.count, b[i] != quote { i += 1 }
+            guard i < b.count else { throw Malformed(reason: "an attribute value is not closed") }
+            guard
+                each(
+                    UnsafeBufferPointer(rebasing: b[nameStart..<nameEnd]),
+                    UnsafeBufferPointer(rebasing: b[valueStart..<i]))
+            else { return }
+            i += 1
+        }
+    }
+
+    /// An attribute value with its five entities and numeric character references decoded; nil for an unknown
+    /// entity or a reference to no character.
+    static func decode(_ b: UnsafeBufferPointer<UInt8>) -> String? {
+        guard b.contains(UInt8(ascii: "&")) else { return String(decoding: b, as: UTF8.self) }
+        var out: [UInt8] = []
+        out.reserveCapacity(b.count)
+        var i = 0
+        while i < b.count {
+            guard b[i] == UInt8(ascii: "&") else {
+                out.append(b[i])
+                i += 1
+                continue
+            }
+            var end = i + 1
+            while end < b.count, b[end] != UInt8(ascii: ";") { end += 1 }
+            guard end < b.count else { return nil }
+            let name = String(decoding: UnsafeBufferPointer(rebasing: b[(i + 1)..<end]), as: UTF8.self)
+            switch name {
+            case "lt": out.append(UInt8(ascii: "<"))
+            case "gt": out.append(UInt8(ascii: ">"))
+            case "amp": out.append(UInt8(ascii: "&"))
+            case "quot": out.append(UInt8(ascii: "\""))
+            case "apos": out.append(UInt8(ascii: "'"))
+            default:
+                let code: UInt32?
+                if name.hasPrefix("#x") {
+                    code = UInt32(name.dropFirst(2), radix: 16)
+                } else if name.hasPrefix("#") {
+                    code = UInt32(name.dropFirst(), radix: 10)
+                } else {
+                    code = nil
+                }
+                guard let code, code != 0, let scalar = Unicode.Scalar(code) else { return nil }
+                out += Array(String(Character(scalar)).utf8)
+            }
+            i = end + 1
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}

@@ -61,11 +61,9 @@ public struct DateFormatting: Sendable {
     private func day(_ c: DateComponents) -> String {
         let weekday = Localization.weekdayName(c.weekday!) ?? Self.weekdays[c.weekday! - 1]
         let month = Localization.monthName(c.month!) ?? Self.months[c.month! - 1]
-        // TRANSLATORS: a day as the terminal shows it, "Mon 23 Nov 2026". {weekday} and {month} are the locale's
-        // abbreviations (LC_TIME: "Mo", "Nov"; in Japanese "月", "11月"); reorder and punctuate as your language does.
-        return tr(
-            "{weekday} {day} {month} {year}",
-            ["weekday": weekday, "day": c.day!, "month": month, "year": padded(c.year!, 4)])
+        let year = padded(c.year!, 4)
+        // TRANSLATORS: a day on the terminal, "Mon 23 Nov 2026"; {weekday}, {month}: the locale's (LC_TIME) abbreviations.
+        return tr("{weekday} {day} {month} {year}", ["weekday": weekday, "day": c.day!, "month": month, "year": year])
     }
 
     private func stamp(_ whole: Date, fraction: String) -> String {

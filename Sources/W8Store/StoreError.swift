@@ -56,7 +56,9 @@ public enum StoreError: ReportableError, Equatable {
             tr("no intake event with id {id}; 'w8 intake' lists the ids", ["id": id])
         case .notGadgetbridge(let path):
             // TRANSLATORS: {path} is the file given to 'w8 import'; DEVICE is the name of a table.
-            tr("{path} is an SQLite database but not Gadgetbridge's (it has no DEVICE table); nothing imported", ["path": path])
+            tr(
+                "{path} is an SQLite database but not Gadgetbridge's (it has no DEVICE table); nothing imported",
+                ["path": path])
         }
     }
 

@@ -29,13 +29,18 @@ struct W8: ParsableCommand {
             flushStandardOutput()
             return
         }
-        do {
+        func run() throws {
             if let (input, json) = Add.quick(Array(arguments)) {
                 try Add.perform(json: json) { try Add.add(input, $0, $1) }
             }
             var command = try parseAsRoot(Self.arguments(arguments))
             try command.run()
             flushStandardOutput()
+        }
+        do {
+            // --json is for scripts: everything it carries (messages, reasons, dates) is the same in every locale,
+            // so the command runs in the sources' English. Its error on standard error is the user's language.
+            if arguments.contains("--json") { try Localization.inEnglish(run) } else { try run() }
         } catch {
             fail(error)
         }

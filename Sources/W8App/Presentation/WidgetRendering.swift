@@ -1,5 +1,6 @@
 import Foundation
 import W8Core
+import W8Text
 
 /// The output formats of `w8 widget`.
 public enum WidgetFormat: String, CaseIterable, Sendable {
@@ -7,8 +8,13 @@ public enum WidgetFormat: String, CaseIterable, Sendable {
 }
 
 extension Presenter {
-    /// The widget entry as a status bar reads it.
+    /// The widget entry as a status bar reads it: a machine format, byte for byte the same in every locale (its
+    /// text and tooltip, dates included, are the sources' English).
     public func widget(_ entry: WidgetEntry, format: WidgetFormat) -> String {
+        Localization.inEnglish { widgetText(entry, format: format) }
+    }
+
+    func widgetText(_ entry: WidgetEntry, format: WidgetFormat) -> String {
         switch format {
         case .text, .polybar:
             return entry.text

@@ -92,7 +92,8 @@ public enum Localization {
         if english { return nil }
         _ = bound
         guard (1...12).contains(month), let name = cw8_time_name(Int32(6 + month)) else { return nil }
-        return String(cString: name)
+        // Japanese pads the single-digit months for a column (" 1月"): a day in a sentence has no column.
+        return String(String(cString: name).drop { $0 == " " })
     }
 }
 

@@ -172,7 +172,7 @@ packaging-test: deb
 
 # Ratios against peers measured in the same run, of the binary that is installed (the release build, stripped), as
 # ONE table against the issue's bars (bench/README.md says what each row measures and where the time goes).
-bench: deps
+bench: deps catalogs
 	$(MAKE) release
 	./bench/all.sh $(PKG_BIN)
 

@@ -76,6 +76,25 @@ peer=$(printf 'notify-send -a W8Trackr -i %q -c x-w8trackr.milestone -u normal -
 python3 "$(dirname "$0")/interleave.py" --warmup 3 --runs 60 --export-json "$out/notify.json" \
     --prepare "$reset && dunstctl close-all" -n "w8 add" "$w8 add 175" \
     --prepare "dunstctl close-all" -n "notify-send" "$peer"
+# The same under LANG=de_DE.UTF-8 (issue 29): w8 binds its catalog and posts the German text; the peer posts that
+# German text, in the same locale. The catalogs are this tree's (`make catalogs`).
+export W8TRACKR_LOCALEDIR=$(cd "$(dirname "$0")/.." && pwd)/.build/locale
+eval "$reset"
+posted=$(LANG=de_DE.UTF-8 "$w8" add 175 --json)
+grep -q '"notified": "25"' <<<"$posted" || { echo "w8 add (German) did not post through dunst: $posted" >&2; exit 1; }
+dunstctl close-all
+sleep 0.2
+text=$(dunstctl history | python3 -c '
+import json, sys
+n = json.load(sys.stdin)["data"][0][0]
+print(n["summary"]["data"] + "\t" + n["body"]["data"])')
+summary_de=${text%%$'\t'*} body_de=${text#*$'\t'}
+[ "$summary_de" != "$summary" ] || { echo "the German milestone is the English one: $summary_de" >&2; exit 1; }
+peer_de=$(printf 'env LANG=de_DE.UTF-8 notify-send -a W8Trackr -i %q -c x-w8trackr.milestone -u normal -h string:desktop-entry:w8trackr %q %q' \
+    "$icon" "$summary_de" "$body_de")
+python3 "$(dirname "$0")/interleave.py" --warmup 3 --runs 60 --export-json "$out/notify-de.json" \
+    --prepare "$reset && dunstctl close-all" -n "w8 add" "env LANG=de_DE.UTF-8 $w8 add 175" \
+    --prepare "dunstctl close-all" -n "notify-send" "$peer_de"
 hyperfine --style basic -N --warmup 5 --runs 50 --export-json "$out/version.json" \
     -n "w8 --version" "$w8 --version" -n "notify-send --help" "notify-send --help" >/dev/null
 
@@ -88,6 +107,10 @@ r = medians("notify.json")
 w8, ns = r["w8 add"], r["notify-send"]
 print(f"w8 add posting a milestone / notify-send\t{w8 / ns:.2f}\t≤2.0\t"
       f"median {w8 * 1000:.1f} ms vs {ns * 1000:.1f} ms, 60 runs each interleaved, dunst cleared before each")
+r = medians("notify-de.json")
+w8, ns = r["w8 add"], r["notify-send"]
+print(f"w8 add posting a milestone in German / notify-send\t{w8 / ns:.2f}\t≤2.0\t"
+      f"LANG=de_DE.UTF-8 for both: median {w8 * 1000:.1f} ms vs {ns * 1000:.1f} ms, 60 runs each interleaved")
 r = medians("version.json")
 w8, ns = r["w8 --version"], r["notify-send --help"]
 print(f"w8 --version / notify-send --help\t{w8 / ns:.2f}\t≤2\tmedian {w8 * 1000:.1f} ms vs {ns * 1000:.1f} ms")

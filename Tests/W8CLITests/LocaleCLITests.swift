@@ -145,3 +145,33 @@ import W8TestHarness
         #expect(run.stderr.contains("many"))
     }
 }
+
+/// A milestone posted through libnotify to a real dunst in German and in Japanese: the title and body are the
+/// catalog's (as GNU gettext reads it), the weights have the locale's decimal separator, and the screenshots
+/// (artifacts/notification-milestone-de.png, -ja.png) show the glyphs, the fonts of scripts/install-deps.
+@Suite(.serialized) struct LocaleNotificationTests {
+    @Test("The 25% milestone in German and Japanese through dunst", arguments: ["de_DE.UTF-8", "ja_JP.UTF-8"])
+    func milestoneInTheUsersLanguage(locale: String) throws {
+        let (dunst, w8) = try W8Sandbox.onNewDunst()
+        defer { dunst.stop() }
+        w8.environment["LANG"] = locale
+        try w8.run("add", "200", "--date", "2026-11-01")
+        try w8.run("goal", "160")
+        let added = try w8.run("add", "190")
+        #expect(added.status == 0, "\(added.stderr)")
+        let title = try LocaleCLITests.gettext("25% of the way to your goal!", ["LANG": locale])
+        #expect(title != "25% of the way to your goal!", "\(locale) has no translation of the title")
+        try FileManager.default.createDirectory(at: CLINotificationTests.artifacts, withIntermediateDirectories: true)
+        let language = String(locale.prefix(2))
+        try dunst.screenshot(
+            to: CLINotificationTests.artifacts.appendingPathComponent("notification-milestone-\(language).png"))
+        let shown = try dunst.history()
+        #expect(shown.map(\.summary) == [title])
+        let body = try LocaleCLITests.gettext(
+            "You've lost {change} so far. {distance} to go to {goal}. Keep it up!", ["LANG": locale])
+        let separator = locale.hasPrefix("de") ? "," : "."
+        let expected = LocaleCLITests.fill(
+            body, ["change": "10\(separator)0 lb", "distance": "30\(separator)0 lb", "goal": "160\(separator)0 lb"])
+        #expect(shown.first?.displayedBody == expected)
+    }
+}

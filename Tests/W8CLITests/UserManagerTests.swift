@@ -18,12 +18,22 @@ import W8TestHarness
         let w8: String
         let home: String
 
-        init() throws {
-            script = try HarnessScript("user_manager.py", name: "systemd --user", prefix: "w8-um", deadline: 90)
+        /// `arguments` go to user_manager.py (`--lang de_DE.UTF-8`). The binary is DIR/bin/w8 and this tree's
+        /// catalogs DIR/share/locale, as `make install` lays them out: w8 finds them beside itself.
+        init(_ arguments: [String] = []) throws {
+            script = try HarnessScript(
+                "user_manager.py", name: "systemd --user", prefix: "w8-um", arguments: arguments, deadline: 90)
             home = script.ready["home"] as? String ?? ""
-            w8 = script.directory.appending("w8")
+            let bin = script.directory.appending("bin")
+            try FileManager.default.createDirectory(
+                atPath: bin, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+            w8 = bin + "/w8"
             try FileManager.default.copyItem(atPath: try W8Sandbox.locateW8(), toPath: w8)
             try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: w8)
+            let share = script.directory.appending("share")
+            try FileManager.default.createDirectory(
+                atPath: share, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+            try FileManager.default.copyItem(atPath: builtCatalogs, toPath: share + "/locale")
         }
 
         @discardableResult
@@ -62,6 +72,37 @@ import W8TestHarness
         }
 
         func stop() { script.stop() }
+    }
+
+    /// The manager's language reaches the units: `w8 systemd install` writes no LANG of its own, so the summary the
+    /// timer's service posts is in the language the manager was started with (as a desktop session starts it).
+    @Test func theUnitsSpeakTheManagersLanguage() throws {
+        let manager = try Manager(["--lang", "de_DE.UTF-8"])
+        defer { manager.stop() }
+        let environment = try manager.systemctl("show-environment").stdout
+        #expect(environment.contains("LANG=de_DE.UTF-8"), "\(environment)")
+        let now = try manager.run(["date", "+%a %H"]).stdout.split(separator: " ").map(String.init)
+        for (key, value) in [
+            ("summary.day", now[0].lowercased()),
+            ("summary.hour", String(Int(now[1].trimmingCharacters(in: .newlines))!)),
+            ("quiet_hours.enabled", "false"),
+        ] {
+            #expect(try manager.w8("config", key, value).status == 0)
+        }
+        for (days, weight) in [("2", "182"), ("1", "180")] {
+            let date = try manager.run(["date", "-d", "-\(days) days", "+%Y-%m-%dT08:00"]).stdout
+            #expect(try manager.w8("add", weight, "--date", date.trimmingCharacters(in: .newlines)).status == 0)
+        }
+        let install = try manager.w8("systemd", "install", "--no-enable")
+        #expect(install.status == 0, "\(install.stderr)")
+        let units = try manager.run(["sh", "-c", "cat \(manager.home)/.config/systemd/user/w8trackr*"]).stdout
+        #expect(!units.contains("LANG") && !units.contains("LANGUAGE"), "a unit sets the language: \(units)")
+        #expect(try manager.systemctl("start", "w8trackr-summary.service").status == 0)
+        let summary = try manager.waitForNotification(category: "x-w8trackr.summary", timeout: 40)
+        let title = LocaleCLITests.fill(
+            try LocaleCLITests.gettext("Your week: down {weight}", ["LANG": "de_DE.UTF-8"]), ["weight": "2,0 lb"])
+        #expect(title != "Your week: down 2,0 lb", "no German translation of the summary's title")
+        #expect(summary["summary"] as? String == title, "\(summary)")
     }
 
     @Test func installRunsTheTimerAndTheDaemonThenUninstallRemovesThem() throws {

@@ -81,7 +81,7 @@ import W8TestHarness
         defer { manager.stop() }
         let environment = try manager.systemctl("show-environment").stdout
         #expect(environment.contains("LANG=de_DE.UTF-8"), "\(environment)")
-        let now = try manager.run(["date", "+%a %H"]).stdout.split(separator: " ").map(String.init)
+        let now = try manager.run(["env", "LC_ALL=C", "date", "+%a %H"]).stdout.split(separator: " ").map(String.init)
         for (key, value) in [
             ("summary.day", now[0].lowercased()),
             ("summary.hour", String(Int(now[1].trimmingCharacters(in: .newlines))!)),

@@ -174,7 +174,8 @@ check "make install as a user puts the units where systemd --user reads them" ba
 default_prefix=$HOME/.local; [ "$(id -u)" -ne 0 ] || default_prefix=/usr/local
 check "make install defaults to PREFIX=$default_prefix for $(id -un)" bash -c '
     make --no-print-directory -n install-files | grep -q "install -Dm755 .* $1/bin/w8$"' _ "$default_prefix"
-check "make install installs 12 files" same 12 "$(find "$stage" -type f | wc -l)"
+files=$((12 + $(wc -l <po/LINGUAS)))
+check "make install installs $files files (12 and a catalog per language)" same "$files" "$(find "$stage" -type f | wc -l)"
 make --no-print-directory uninstall DESTDIR="$stage" PREFIX=/home/u/.local HOME=/home/u >/dev/null
 check "make uninstall removes every installed file" same "" "$(find "$stage" -type f)"
 

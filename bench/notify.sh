@@ -49,16 +49,21 @@ for f in "" -wal -shm .checked; do cp -p "$db$f" "$WORK/template.sqlite$f"; done
 reset="cp -p $WORK/template.sqlite $db && cp -p $WORK/template.sqlite-wal $db-wal && cp -p $WORK/template.sqlite-shm \
 $db-shm && cp -p $WORK/template.sqlite.checked $db.checked"
 
-# The text w8 posts for 25% of this journey, so that both post the same notification.
-eval "$reset"
-posted=$("$w8" add 175 --json)
-grep -q '"notified": "25"' <<<"$posted" || { echo "w8 add did not post through dunst: $posted" >&2; exit 1; }
-dunstctl close-all
-sleep 0.2
-text=$(dunstctl history | python3 -c '
+# The text w8 posts for 25% of this journey, so that both post the same notification: `posted_text [LANG]` adds the
+# weight from the template home, under LANG when given, and prints what dunst showed as "summary<TAB>body".
+posted_text() {
+    eval "$reset"
+    local posted
+    posted=$(env ${1:+LANG=$1} "$w8" add 175 --json)
+    grep -q '"notified": "25"' <<<"$posted" || { echo "w8 add ${1:-} did not post through dunst: $posted" >&2; exit 1; }
+    dunstctl close-all
+    sleep 0.2
+    dunstctl history | python3 -c '
 import json, sys
 n = json.load(sys.stdin)["data"][0][0]
-print(n["summary"]["data"] + "\t" + n["body"]["data"])')
+print(n["summary"]["data"] + "\t" + n["body"]["data"])'
+}
+text=$(posted_text)
 summary=${text%%$'\t'*} body=${text#*$'\t'}
 [ -n "$summary" ] || { echo "dunst kept no history of the milestone" >&2; exit 1; }
 
@@ -79,15 +84,7 @@ python3 "$(dirname "$0")/interleave.py" --warmup 3 --runs 60 --export-json "$out
 # The same under LANG=de_DE.UTF-8 (issue 29): w8 binds its catalog and posts the German text; the peer posts that
 # German text, in the same locale. The catalogs are this tree's (`make catalogs`).
 export W8TRACKR_LOCALEDIR=$(cd "$(dirname "$0")/.." && pwd)/.build/locale
-eval "$reset"
-posted=$(LANG=de_DE.UTF-8 "$w8" add 175 --json)
-grep -q '"notified": "25"' <<<"$posted" || { echo "w8 add (German) did not post through dunst: $posted" >&2; exit 1; }
-dunstctl close-all
-sleep 0.2
-text=$(dunstctl history | python3 -c '
-import json, sys
-n = json.load(sys.stdin)["data"][0][0]
-print(n["summary"]["data"] + "\t" + n["body"]["data"])')
+text=$(posted_text de_DE.UTF-8)
 summary_de=${text%%$'\t'*} body_de=${text#*$'\t'}
 [ "$summary_de" != "$summary" ] || { echo "the German milestone is the English one: $summary_de" >&2; exit 1; }
 peer_de=$(printf 'env LANG=de_DE.UTF-8 notify-send -a W8Trackr -i %q -c x-w8trackr.milestone -u normal -h string:desktop-entry:w8trackr %q %q' \

@@ -164,15 +164,7 @@ import W8TestHarness
         try FileManager.default.createDirectory(at: CLINotificationTests.artifacts, withIntermediateDirectories: true)
         let language = String(locale.prefix(2))
         let screenshot = CLINotificationTests.artifacts.appendingPathComponent("notification-milestone-\(language).png")
-        // dunst draws a moment after it answers: the screenshot is taken once the screen is no longer black.
-        var brightness = 0.0
-        for _ in 0..<20 where brightness < 0.001 {
-            try dunst.screenshot(to: screenshot)
-            let mean = try W8Sandbox.running(w8, through: ["identify", "-format", "%[fx:mean]", screenshot.path])
-            brightness = Double(mean.stdout) ?? 0
-            if brightness < 0.001 { usleep(150_000) }
-        }
-        #expect(brightness > 0.001, "dunst showed nothing on the screen: \(dunst.log)")
+        #expect(try dunst.screenshotOnceDrawn(to: screenshot), "dunst showed nothing on the screen: \(dunst.log)")
         let shown = try dunst.history()
         #expect(shown.map(\.summary) == [title])
         let body = try LocaleCLITests.gettext(

@@ -65,14 +65,7 @@ import W8TestSupport
         // longer black, and before history() closes everything.
         try FileManager.default.createDirectory(at: Self.artifacts, withIntermediateDirectories: true)
         let screenshot = Self.artifacts.appendingPathComponent("notification-summary-chart.png")
-        var brightness = 0.0
-        for _ in 0..<20 where brightness < 0.001 {
-            try dunst.screenshot(to: screenshot)
-            let mean = try W8Sandbox.running(w8, through: ["identify", "-format", "%[fx:mean]", screenshot.path])
-            brightness = Double(mean.stdout) ?? 0
-            if brightness < 0.001 { usleep(150_000) }
-        }
-        #expect(brightness > 0.001, "dunst showed nothing on the screen: \(dunst.log)")
+        #expect(try dunst.screenshotOnceDrawn(to: screenshot), "dunst showed nothing on the screen: \(dunst.log)")
         #expect(!dunst.log.contains("Failed to load image"), "\(dunst.log)")
         let chart = w8.root.appendingPathComponent("cache/w8trackr/summary-chart.png").path  // $XDG_CACHE_HOME
         let summary = try #require(try dunst.history().first { $0.category == "x-w8trackr.summary" })

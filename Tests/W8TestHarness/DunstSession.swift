@@ -152,6 +152,20 @@ public final class DunstSession {
         }
     }
 
+    /// Saves the screen as a PNG once dunst has drawn on it (it draws a moment after it answers): screenshots
+    /// every 150 ms, at most 20, until the mean brightness (ImageMagick's `identify`) is above black. False when the
+    /// screen stayed black.
+    public func screenshotOnceDrawn(to path: URL) throws -> Bool {
+        let identify = try requireExecutable("identify", debianPackage: "imagemagick")
+        for _ in 0..<20 {
+            try screenshot(to: path)
+            let mean = try runCommand(identify, ["-format", "%[fx:mean]", path.path], environment: environment)
+            if (Double(mean.stdout) ?? 0) > 0.001 { return true }
+            usleep(150_000)
+        }
+        return false
+    }
+
     /// Kills dunst (SIGKILL: it dies, it does not quit) and starts a new one on the same bus and display, as a
     /// crashed notification server is restarted; returns once the new one owns the name.
     public func restartServer() throws {

@@ -22,7 +22,7 @@ let package = Package(
         // Other apps' and our own file formats, read as their bytes arrive: the import layouts (W8Trackr CSV, the
         // iPhone app's CSV and JSON, openScale, Libra, TrendWeight, date,weight), the CSV reader and writer, the JSON
         // backup and its stream, and the TOML config document. Foundation and W8Core only.
-        .target(name: "W8Formats", dependencies: ["W8Core"]),
+        .target(name: "W8Formats", dependencies: ["W8Core", "W8Text"]),
         // SQLite through GRDB. The only module that imports GRDB. It stores and applies no rule: a workflow runs its
         // change, the milestone rules included, in one `StoreTransaction`.
         .target(

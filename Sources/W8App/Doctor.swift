@@ -223,8 +223,8 @@ extension Presenter {
         // One value column for every line: the longest label ("Unit w8trackr-summary.timer:") and two spaces; a
         // longer label, in another language, is followed by two spaces.
         func label(_ text: String) -> String {
-            text.count + 2 > Self.doctorLabelWidth
-                ? text + "  " : text.padding(toLength: Self.doctorLabelWidth, withPad: " ", startingAt: 0)
+            text.terminalColumns + 2 > Self.doctorLabelWidth
+                ? text + "  " : text.padded(toColumns: Self.doctorLabelWidth)
         }
         let indent = String(repeating: " ", count: Self.doctorLabelWidth)
         // TRANSLATORS: `w8 doctor` prints a label, then its value in one column; keep labels under 28 characters.

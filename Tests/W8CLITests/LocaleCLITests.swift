@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import W8TestHarness
+import W8Text
 
 /// The user's language (issue 29) on the built binary: gettext's variables read as gettext reads them, the locale's
 /// numbers and day names in human output, and machine formats byte-identical in every locale. The catalogs are this
@@ -131,6 +132,22 @@ import W8TestHarness
             #expect(run.stdout == Self.fill(line, ["count": String(count), "day": dayText]) + "\n", "\(count)")
         }
         #expect(forms.count == 3, "\(forms)")
+    }
+
+    @Test("The bars of `w8 today` start in one terminal column in Japanese, whose characters take two")
+    func japaneseColumnsLineUp() throws {
+        let w8 = try Self.sandbox(["LANG": "ja_JP.UTF-8"])
+        let run = try w8.run(clock: Self.clock, ["today"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let rows = run.stdout.split(separator: "\n").filter { $0.contains("░") || $0.contains("█") }
+        #expect(rows.count >= 4, "\(run.stdout)")
+        let columns = Set(
+            rows.map { row in
+                let label = row.prefix { $0 != "█" && $0 != "░" }
+                return String(label).terminalColumns
+            })
+        #expect(columns == [13], "\(run.stdout)")
+        #expect(rows.contains { $0.hasPrefix("水") }, "not Japanese: \(run.stdout)")
     }
 
     @Test("An error is one line in the user's language; with --json the command still speaks English on stdout")

@@ -58,7 +58,7 @@ extension Presenter {
         // TRANSLATORS: the heading of `w8 today`; {day} is the day, "Mon 23 Nov 2026".
         var lines = [tr("Today, {day}", ["day": dates.day(day.day.start)])]
         for (name, value, goal, format) in rows {
-            let label = name.padding(toLength: 13, withPad: " ", startingAt: 0)
+            let label = name.padded(toColumns: 13)
             guard goal > 0 else {
                 if value > 0 { lines.append(label + tr("{value} (no goal)", ["value": format(value)])) }
                 continue
@@ -73,7 +73,7 @@ extension Presenter {
         }
         if let activity, activity.distance > 0 {
             // TRANSLATORS: a row label of `w8 today`, padded to 13 columns like "Water".
-            let label = tr("Distance").padding(toLength: 13, withPad: " ", startingAt: 0)
+            let label = tr("Distance").padded(toColumns: 13)
             lines.append(label + kilometres(activity.distance))
         }
         return lines

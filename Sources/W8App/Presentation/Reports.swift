@@ -234,7 +234,7 @@ extension Presenter {
         }
         if upcoming.isEmpty { return [tr("No events enabled. See 'w8 config' for summary.* and reminders.*.")] }
         return upcoming.map {
-            "\($0.kind.description.padding(toLength: 10, withPad: " ", startingAt: 0))  \(dates.short($0.date))"
+            "\($0.kind.description.padded(toColumns: 10))  \(dates.short($0.date))"
         }
     }
 }

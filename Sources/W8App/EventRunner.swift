@@ -1,6 +1,7 @@
 import Foundation
 import W8Core
 import W8Store
+import W8Text
 
 /// What firing one occurrence did.
 public enum FireOutcome: Sendable, Equatable, CustomStringConvertible {
@@ -110,7 +111,8 @@ public struct EventRunner: Sendable {
 
     /// The summary's notification, with its chart attached when `summaryImage` draws one.
     public func summaryNotification(at now: Date) throws -> DesktopNotification {
-        let summary = try summary(at: now)
+        // For people: the user's language, under `w8 summary --send --json` too.
+        let summary = try Localization.inUsersLanguage { try self.summary(at: now) }
         var notification = summary.notification
         notification.imagePath = summaryImage?(summary)
         return notification

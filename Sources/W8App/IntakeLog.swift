@@ -109,7 +109,7 @@ public struct IntakeLog: Sendable {
         var outcome = IntakeOutcome(event: change.event, day: change.day, notifiedWaterGoal: false, warning: nil)
         guard let claim = change.waterGoalClaim else { return outcome }
         do {
-            _ = try sink.post(.waterGoalReached(change.day))
+            _ = try sink.post(Localization.inUsersLanguage { .waterGoalReached(change.day) })
             try database.markClaim(claim, sent: true)
             outcome.notifiedWaterGoal = true
         } catch {
@@ -117,7 +117,9 @@ public struct IntakeLog: Sendable {
             try? database.unclaim(claim)
             let reason = error.localizedDescription
             // TRANSLATORS: a warning on the terminal; {reason} is the notification server's.
-            outcome.warning = tr("notification not shown ({reason}); the drink was logged", ["reason": reason])
+            outcome.warning = Localization.inUsersLanguage {
+                tr("notification not shown ({reason}); the drink was logged", ["reason": reason])
+            }
         }
         return outcome
     }

@@ -1,6 +1,7 @@
 import Foundation
 import W8Core
 import W8Store
+import W8Text
 
 /// A notification the rules decided to send, already claimed in the store as sent.
 public struct PendingNotification: Sendable, Equatable {
@@ -91,8 +92,11 @@ extension StoreTransaction {
                     MilestoneAchievement(type: type, progress: progress, at: achievedAt, notificationSent: notify))
                 recorded.append(achievement)
                 if notify, let id = achievement.id {
-                    pending = PendingNotification(
-                        achievementID: id, type: type, notification: .milestone(type, progress: progress))
+                    // A notification is for people: the user's language, under --json too.
+                    let notification = Localization.inUsersLanguage {
+                        DesktopNotification.milestone(type, progress: progress)
+                    }
+                    pending = PendingNotification(achievementID: id, type: type, notification: notification)
                 }
             }
         }

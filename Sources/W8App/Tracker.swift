@@ -76,7 +76,9 @@ public struct Tracker: Sendable {
             return nil
         } catch {
             // TRANSLATORS: a warning after `w8 add`; {reason} is the notification server's.
-            return tr("weigh-in reminder not closed ({reason})", ["reason": error.localizedDescription])
+            return Localization.inUsersLanguage {
+                tr("weigh-in reminder not closed ({reason})", ["reason": error.localizedDescription])
+            }
         }
     }
 
@@ -180,7 +182,9 @@ public struct Tracker: Sendable {
             try? database.markNotification(achievementID: pending.achievementID, sent: false)
             let reason = error.localizedDescription
             // TRANSLATORS: a warning on the terminal; {reason} is the notification server's.
-            let warning = tr("notification not shown ({reason}); the milestone was recorded", ["reason": reason])
+            let warning = Localization.inUsersLanguage {
+                tr("notification not shown ({reason}); the milestone was recorded", ["reason": reason])
+            }
             return TrackerOutcome(change: change, notified: nil, warning: warning)
         }
     }

@@ -36,6 +36,12 @@ public enum Localization {
         try $english.withValue(true) { try body() }
     }
 
+    /// `body` in the user's language, inside `inEnglish` too: what a `--json` command shows people rather than
+    /// scripts, its notifications and its warnings on standard error.
+    public static func inUsersLanguage<T>(_ body: () throws -> T) rethrows -> T {
+        try $english.withValue(false) { try body() }
+    }
+
     /// Binds the domain once, at the first look-up; true when the environment's locale is installed.
     static let bound: Bool = cw8_gettext_bind(domain, catalogDirectory()) == 0
 

@@ -39,7 +39,8 @@ struct W8: ParsableCommand {
         }
         do {
             // --json is for scripts: everything it carries (messages, reasons, dates) is the same in every locale,
-            // so the command runs in the sources' English. Its error on standard error is the user's language.
+            // so the command runs in the sources' English. Its error on standard error is the user's language, and so
+            // are the notifications it posts and its warnings (`Localization.inUsersLanguage`).
             if arguments.contains("--json") { try Localization.inEnglish(run) } else { try run() }
         } catch {
             fail(error)

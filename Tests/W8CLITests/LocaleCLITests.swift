@@ -194,24 +194,24 @@ import W8Text
 
     @Test("With --json the milestone is still posted in German; only stdout is English, byte for byte")
     func jsonSpeaksEnglishToScriptsOnly() throws {
-        let (dunst, w8) = try W8Sandbox.onNewDunst()
-        defer { dunst.stop() }
-        w8.environment["LANG"] = "de_DE.UTF-8"
-        try w8.run(clock: LocaleCLITests.clock, ["add", "200", "--date", "2026-11-01"])
-        try w8.run(clock: LocaleCLITests.clock, ["goal", "160"])
-        let added = try w8.run(clock: "2026-11-23 12:05:00", ["add", "190", "--json"])
-        #expect(added.status == 0, "\(added.stderr)")
+        // `w8 add 190 --json` crossing 25% in `locale`, posting to a dunst of its own: what dunst showed, and stdout.
+        func addCrossing(in locale: String) throws -> (shown: [String], stdout: String) {
+            let (dunst, w8) = try W8Sandbox.onNewDunst()
+            defer { dunst.stop() }
+            w8.environment["LANG"] = locale
+            try w8.run(clock: LocaleCLITests.clock, ["add", "200", "--date", "2026-11-01"])
+            try w8.run(clock: LocaleCLITests.clock, ["goal", "160"])
+            let added = try w8.run(clock: "2026-11-23 12:05:00", ["add", "190", "--json"])
+            #expect(added.status == 0, "\(added.stderr)")
+            return (try dunst.history().map(\.summary), added.stdout)
+        }
+        let german = try addCrossing(in: "de_DE.UTF-8")
         let title = try LocaleCLITests.gettext("25% of the way to your goal!", ["LANG": "de_DE.UTF-8"])
-        #expect(try dunst.history().map(\.summary) == [title])
         #expect(title != "25% of the way to your goal!")
-        // The same add in English, posting to a dunst of its own, prints the same JSON.
-        let (englishDunst, english) = try W8Sandbox.onNewDunst()
-        defer { englishDunst.stop() }
-        english.environment["LANG"] = "C.UTF-8"
-        try english.run(clock: LocaleCLITests.clock, ["add", "200", "--date", "2026-11-01"])
-        try english.run(clock: LocaleCLITests.clock, ["goal", "160"])
-        let json = try english.run(clock: "2026-11-23 12:05:00", ["add", "190", "--json"])
-        #expect(json.stdout.contains("\"notified\": \"25\""), "\(json.stdout)")
-        #expect(added.stdout == json.stdout)
+        #expect(german.shown == [title])
+        let english = try addCrossing(in: "C.UTF-8")
+        #expect(english.shown == ["25% of the way to your goal!"])
+        #expect(english.stdout.contains("\"notified\": \"25\""), "\(english.stdout)")
+        #expect(german.stdout == english.stdout)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import W8Core
+import W8Text
 
 /// The JSON backup file, as `w8 export --format json` writes it and `w8 import` reads it: one Codable type for
 /// both directions, its field names the file's. It is written through `JSONValueEncoder` (fields in this order,
@@ -211,10 +212,15 @@ public struct BackupDocument: Codable {
                 .description
         }
         switch error {
-        case .keyNotFound(let key, let context): return "\(path(context.codingPath + [key])) is missing"
+        case .keyNotFound(let key, let context):
+            // TRANSLATORS: why a backup is refused; {path} is where in the JSON, as written: "entries[3].weight".
+            return tr("{path} is missing", ["path": path(context.codingPath + [key])])
         case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
-            return "\(path(context.codingPath)) has a value of the wrong type"
-        @unknown default: return "it cannot be read"
+            // TRANSLATORS: why a backup is refused; {path} is where in the JSON, as written: "entries[3].weight".
+            return tr("{path} has a value of the wrong type", ["path": path(context.codingPath)])
+        @unknown default:
+            // TRANSLATORS: why a backup is refused; "it" is the backup.
+            return tr("it cannot be read")
         }
     }
 }

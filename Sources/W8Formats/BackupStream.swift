@@ -1,5 +1,6 @@
 import Foundation
 import W8Core
+import W8Text
 
 /// A backup read back and checked, but for its entries (which `BackupStream` hands out one by one): what an import
 /// restores.
@@ -12,12 +13,19 @@ public struct Backup: Sendable {
     /// Checks a decoded backup: its format and version, then the rest exactly as written.
     init(_ file: BackupDocument, reader: BackupReader) throws {
         guard file.format == BackupDocument.formatName else {
-            throw W8FormatsError.documentInvalid(.backup, "its \"format\" is not \"\(BackupDocument.formatName)\"")
+            let reason = tr(
+                // TRANSLATORS: why a backup is refused. {key} is the backup's JSON key "format", {format} the value it
+                // must have ("w8trackr-backup"): both as the file writes them.
+                "its \"{key}\" is not \"{format}\"", ["key": "format", "format": BackupDocument.formatName])
+            throw W8FormatsError.documentInvalid(.backup, reason)
         }
         guard file.version <= BackupDocument.version else {
-            throw W8FormatsError.documentInvalid(
-                .backup,
-                "its version \(file.version) is newer than this w8 reads (\(BackupDocument.version))")
+            let reason = tr(
+                // TRANSLATORS: why a backup is refused; {version} and {supported} are version numbers of the backup
+                // format.
+                "its version {version} is newer than this w8 reads ({supported})",
+                ["version": file.version, "supported": BackupDocument.version])
+            throw W8FormatsError.documentInvalid(.backup, reason)
         }
         journey = JourneyBackup(
             goal: try file.goal.map(reader.goal),
@@ -60,9 +68,11 @@ public struct BackupStream {
             case .member(let key, let value):
                 // The app's export, its keys sorted, starts with the one key no backup has.
                 if key == Array("appVersion".utf8) {
-                    throw W8FormatsError.documentInvalid(
-                        .backup,
-                        "it is the iPhone W8Trackr app's export; give --format w8trackr-ios, or no --format")
+                    let reason = tr(
+                        // TRANSLATORS: why a file given as a backup is refused; {format} is a name --format takes.
+                        "it is the iPhone W8Trackr app's export; give --format {format}, or no --format",
+                        ["format": ImportFormat.w8trackrIOS.rawValue])
+                    throw W8FormatsError.documentInvalid(.backup, reason)
                 }
                 members.append((key, value))
             case .arrayStart:
@@ -88,7 +98,7 @@ public struct BackupStream {
     /// Everything but the entries, once the last byte was fed.
     public func finish() throws -> Backup {
         do throws(JSONObjectStream.Malformed) { try scanner.finish() } catch {
-            throw W8FormatsError.documentInvalid(.backup, "it is not valid JSON")
+            throw W8FormatsError.documentInvalid(.backup, tr("it is not valid JSON"))
         }
         return try backup(complete: true)!
     }
@@ -112,7 +122,7 @@ public struct BackupStream {
 
     private static func invalid(_ error: DecodingError, at prefix: String = "") -> W8FormatsError {
         if case .dataCorrupted(let context) = error, context.codingPath.isEmpty {
-            return .documentInvalid(.backup, "it is not valid JSON")
+            return .documentInvalid(.backup, tr("it is not valid JSON"))
         }
         return .documentInvalid(.backup, BackupDocument.describe(error, at: prefix))
     }
@@ -144,14 +154,20 @@ struct BackupReader {
                 setAt: try date(item.setAt, "setAt"),
                 journeyStartedAt: try date(item.journeyStartedAt, "journeyStartedAt"))
         } catch let error where error is W8CoreError || error is W8FormatsError {
-            throw W8FormatsError.documentInvalid(.backup, "its goal: \(error.localizedDescription)")
+            // TRANSLATORS: why a backup is refused: its goal, then what is wrong with it.
+            let reason = tr("its goal: {reason}", ["reason": error.localizedDescription])
+            throw W8FormatsError.documentInvalid(.backup, reason)
         }
     }
 
     func milestone(_ text: String) throws -> MilestoneType {
         guard let type = MilestoneType(rawValue: text) else {
-            throw W8FormatsError.documentInvalid(
-                .backup, "milestone '\(text)' is not one of 25, 50, 75, approaching, 100")
+            let reason = tr(
+                // TRANSLATORS: {value} is the backup's milestone, {milestones} the names a backup may give (as
+                // written).
+                "milestone '{value}' is not one of {milestones}",
+                ["value": text, "milestones": "25, 50, 75, approaching, 100"])
+            throw W8FormatsError.documentInvalid(.backup, reason)
         }
         return type
     }
@@ -164,7 +180,11 @@ struct BackupReader {
                 unit: try WeightInput.unit(item.unit), progressPercent: item.progressPercent,
                 notificationSent: item.notificationSent)
         } catch let error where error is W8CoreError || error is W8FormatsError {
-            throw W8FormatsError.documentInvalid(.backup, "achievement \(index + 1): \(error.localizedDescription)")
+            let reason = tr(
+                // TRANSLATORS: why a backup is refused: which of its achievements ({number}: 1, 2, …), then what is
+                // wrong.
+                "achievement {number}: {reason}", ["number": index + 1, "reason": error.localizedDescription])
+            throw W8FormatsError.documentInvalid(.backup, reason)
         }
     }
 
@@ -172,8 +192,12 @@ struct BackupReader {
     func intake(_ index: Int, _ item: BackupDocument.IntakeItem) throws -> IntakeEvent {
         do {
             guard let kind = IntakeKind(rawValue: item.kind) else {
-                throw W8FormatsError.documentInvalid(
-                    .backup, "kind '\(item.kind)' is not water, beverage, meal, snack or calories")
+                let reason = tr(
+                    // TRANSLATORS: {value} is the kind an intake event of the backup gives; {kinds} and {last} are the
+                    // kinds a backup may give, as written ("water, beverage, meal, snack" and "calories").
+                    "kind '{value}' is not {kinds} or {last}",
+                    ["value": item.kind, "kinds": "water, beverage, meal, snack", "last": "calories"])
+                throw W8FormatsError.documentInvalid(.backup, reason)
             }
             let volume = item.volumeML
             if kind.isDrink {
@@ -181,13 +205,18 @@ struct BackupReader {
                     throw W8CoreError.drinkInvalid(item.volumeML.map(String.init) ?? "null")
                 }
             } else if volume != nil {
-                throw W8FormatsError.documentInvalid(.backup, "a \(kind.rawValue) has no volume")
+                // TRANSLATORS: {kind} is the kind of an intake event of the backup, as written: meal, snack or
+                // calories.
+                throw W8FormatsError.documentInvalid(.backup, tr("a {kind} has no volume", ["kind": kind.rawValue]))
             }
             return IntakeEvent(
                 kind: kind, date: try date(item.date, "date"), volume: volume,
                 calories: try IntakeInput.calories(String(item.calories)), note: try WeightInput.note(item.note))
         } catch let error where error is W8CoreError || error is W8FormatsError {
-            throw W8FormatsError.documentInvalid(.backup, "intake \(index + 1): \(error.localizedDescription)")
+            // TRANSLATORS: why a backup is refused: which event of its intake log ({number}: 1, 2, …), then what is
+            // wrong.
+            let reason = tr("intake {number}: {reason}", ["number": index + 1, "reason": error.localizedDescription])
+            throw W8FormatsError.documentInvalid(.backup, reason)
         }
     }
 
@@ -195,19 +224,29 @@ struct BackupReader {
     func activity(_ index: Int, _ item: BackupDocument.ActivityItem) throws -> ActivityDay {
         do {
             guard let day = CalendarDay(item.day) else {
-                throw W8FormatsError.documentInvalid(.backup, "day '\(item.day)' is not YYYY-MM-DD")
+                throw W8FormatsError.documentInvalid(
+                    .backup, tr("day '{value}' is not YYYY-MM-DD", ["value": item.day]))
             }
             guard !item.source.isEmpty, item.source.count <= 64,
                 item.source.allSatisfy({ $0.isASCII && !$0.isWhitespace })
-            else { throw W8FormatsError.documentInvalid(.backup, "source '\(item.source)' is no source name") }
+            else {
+                // TRANSLATORS: {value} is the source a day of steps of the backup gives: the name of an app or device.
+                let reason = tr("source '{value}' is no source name", ["value": item.source])
+                throw W8FormatsError.documentInvalid(.backup, reason)
+            }
             guard (0...100_000_000).contains(item.distanceM) else {
-                throw W8FormatsError.documentInvalid(.backup, "distance_m \(item.distanceM) is out of range")
+                // TRANSLATORS: {key} is the backup's JSON key "distance_m", {value} its value.
+                let reason = tr("{key} {value} is out of range", ["key": "distance_m", "value": item.distanceM])
+                throw W8FormatsError.documentInvalid(.backup, reason)
             }
             return ActivityDay(
                 day: day, steps: try ActivityInput.steps(String(item.steps)), distance: item.distanceM,
                 source: ActivitySource(rawValue: item.source))
         } catch let error where error is W8CoreError || error is W8FormatsError {
-            throw W8FormatsError.documentInvalid(.backup, "activity \(index + 1): \(error.localizedDescription)")
+            // TRANSLATORS: why a backup is refused: which day of its activity log ({number}: 1, 2, …), then what is
+            // wrong.
+            let reason = tr("activity {number}: {reason}", ["number": index + 1, "reason": error.localizedDescription])
+            throw W8FormatsError.documentInvalid(.backup, reason)
         }
     }
 
@@ -224,7 +263,9 @@ struct BackupReader {
             do {
                 try key.apply(value, to: &check)
             } catch let error where error is W8CoreError || error is W8FormatsError {
-                throw W8FormatsError.documentInvalid(.backup, "its settings: \(error.localizedDescription)")
+                // TRANSLATORS: why a backup is refused: its settings, then what is wrong with them.
+                let reason = tr("its settings: {reason}", ["reason": error.localizedDescription])
+                throw W8FormatsError.documentInvalid(.backup, reason)
             }
             values.append((key, value))
         }

@@ -1,5 +1,6 @@
 import Foundation
 import W8Core
+import W8Text
 
 /// The text of `config.toml`: read into `Settings`, and edited one key at a time keeping the person's
 /// comments and layout.
@@ -60,20 +61,28 @@ public struct ConfigDocument: Sendable, Equatable {
             }
             if content.hasPrefix("[") {
                 guard !content.hasPrefix("[["), let m = content.wholeMatch(of: #/\[\s*([A-Za-z0-9_.-]+)\s*\]\s*(#.*)?/#)
-                else { throw fail("'\(content)' is not a table header TOML settings use, such as [summary]") }
+                else {
+                    throw fail(
+                        // TRANSLATORS: what is wrong with a line of config.toml, after "line 3: ". {line} is the line
+                        // as written; [summary] is TOML, as a settings file writes it.
+                        tr("'{line}' is not a table header TOML settings use, such as [summary]", ["line": content]))
+                }
                 table = String(m.1)
                 result.append(Line(number: number, table: table, isHeader: true))
                 continue
             }
-            guard let eq = content.firstIndex(of: "=") else { throw fail("expected 'key = value', found '\(content)'") }
+            guard let eq = content.firstIndex(of: "=") else {
+                // TRANSLATORS: {line} is a line of config.toml as written; 'key = value' shows the form of a setting.
+                throw fail(tr("expected 'key = value', found '{line}'", ["line": content]))
+            }
             let keyText = content[..<eq].trimmingCharacters(in: .whitespaces)
             guard keyText.wholeMatch(of: #/[A-Za-z0-9_-]+(\s*\.\s*[A-Za-z0-9_-]+)*/#) != nil else {
-                throw fail("'\(keyText)' is not a key")
+                throw fail(tr("'{key}' is not a key", ["key": keyText]))
             }
             let leaf = keyText.split(separator: ".").map { $0.trimmingCharacters(in: .whitespaces) }.joined(
                 separator: ".")
             let key = table.isEmpty ? leaf : table + "." + leaf
-            guard seen.insert(key).inserted else { throw fail("key '\(key)' is set twice") }
+            guard seen.insert(key).inserted else { throw fail(tr("key '{key}' is set twice", ["key": key])) }
             let value = try Self.value(content[content.index(after: eq)...], fail: fail)
             result.append(Line(number: number, table: table, key: key, value: value))
         }
@@ -82,7 +91,7 @@ public struct ConfigDocument: Sendable, Equatable {
 
     static func value(_ text: Substring, fail: (String) -> W8FormatsError) throws -> SettingValue {
         let text = text.trimmingCharacters(in: .whitespaces)
-        if text.isEmpty { throw fail("expected a value after '='") }
+        if text.isEmpty { throw fail(tr("expected a value after '='")) }
         var literal = text
         var rest = ""
         let value: SettingValue
@@ -110,10 +119,18 @@ public struct ConfigDocument: Sendable, Equatable {
                         guard digits.count == count, digits.allSatisfy({ $0.properties.isASCIIHexDigit }),
                             let code = UInt32(String(String.UnicodeScalarView(digits)), radix: 16),
                             let scalar = Unicode.Scalar(code)
-                        else { throw fail("escape '\\\(escape)' needs \(count) hex digits of a character in \(text)") }
+                        else {
+                            let message = trn(
+                                // TRANSLATORS: {escape} is the letter of a TOML escape (\u or \U), {count} 4 or 8,
+                                // {text} the string of config.toml as written.
+                                "escape '\\{escape}' needs {count} hex digit of a character in {text}",
+                                "escape '\\{escape}' needs {count} hex digits of a character in {text}", count,
+                                ["escape": escape, "count": count, "text": text])
+                            throw fail(message)
+                        }
                         out.append(scalar)
                         i += count
-                    default: throw fail("unknown escape '\\\(escape)' in \(text)")
+                    default: throw fail(tr("unknown escape '\\{escape}' in {text}", ["escape": escape, "text": text]))
                     }
                 } else if quote == "\"", c == "\\" {
                     break  // a backslash at the end: the string is not closed
@@ -125,7 +142,8 @@ public struct ConfigDocument: Sendable, Equatable {
                 }
                 i += 1
             }
-            guard let end else { throw fail("string \(text) is not closed") }
+            // TRANSLATORS: {text} is a string of config.toml as written, with its opening quote.
+            guard let end else { throw fail(tr("string {text} is not closed", ["text": text])) }
             value = .string(String(out))
             rest = String(String.UnicodeScalarView(scalars[(end + 1)...]))
         } else {
@@ -140,14 +158,19 @@ public struct ConfigDocument: Sendable, Equatable {
                 guard literal.wholeMatch(of: #/[+-]?[0-9](_?[0-9])*/#) != nil,
                     let i = Int(literal.replacingOccurrences(of: "_", with: ""))
                 else {
-                    throw fail("'\(literal)' is not a value settings use: a \"string\", a whole number, true or false")
+                    let message = tr(
+                        // TRANSLATORS: {value} is a value of config.toml as written; true and false are TOML, as
+                        // written.
+                        "'{value}' is not a value settings use: a \"string\", a whole number, true or false",
+                        ["value": literal])
+                    throw fail(message)
                 }
                 value = .integer(i)
             }
         }
         let trailing = rest.trimmingCharacters(in: .whitespaces)
         guard trailing.isEmpty || trailing.hasPrefix("#") else {
-            throw fail("unexpected '\(trailing)' after the value")
+            throw fail(tr("unexpected '{text}' after the value", ["text": trailing]))
         }
         return value
     }
@@ -158,7 +181,7 @@ public struct ConfigDocument: Sendable, Equatable {
         for line in try lines() {
             guard let key = line.key, let value = line.value else { continue }
             guard let setting = SettingKey(rawValue: key) else {
-                throw W8FormatsError.configSyntax(line: line.number, message: "unknown key '\(key)'")
+                throw W8FormatsError.configSyntax(line: line.number, message: tr("unknown key '{key}'", ["key": key]))
             }
             do {
                 try setting.apply(value, to: &settings)

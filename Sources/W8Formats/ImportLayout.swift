@@ -1,5 +1,6 @@
 import Foundation
 import W8Core
+import W8Text
 
 /// Where a format keeps each value, found from its header's names.
 struct ImportLayout: Sendable {
@@ -255,7 +256,8 @@ struct ImportLayout: Sendable {
                 (date, "date"), (time, "time"), (weight, "weight"), (unit, "unit"), (note, "note"),
                 (bodyFat, "body fat"),
             ]
-            let column = named.first { $0.0 == cut }?.1 ?? "field \(cut + 1)"
+            // TRANSLATORS: a column the header does not name, by its position: "field 7".
+            let column = named.first { $0.0 == cut }?.1 ?? tr("field {number}", ["number": cut + 1])
             let start = String(record.fields[cut].prefix(String.quotedValueLimit))
             let error = W8FormatsError.fieldTooLong(column: column, start: start, characters: record.cutCharacters)
             return .invalid(line: record.line, reason: error.localizedDescription)

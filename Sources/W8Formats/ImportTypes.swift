@@ -1,5 +1,6 @@
 import Foundation
 import W8Core
+import W8Text
 
 /// The file formats `w8 import` reads.
 public enum ImportFormat: String, Sendable, CaseIterable {
@@ -112,15 +113,21 @@ public enum ImportSkip: Sendable, Equatable, Hashable {
     /// An Apple Health body fat with no weigh-in at the same moment to belong to.
     case bodyFatWithoutWeight
 
-    /// Why, in words.
+    /// Why, in words, in the user's language: for when the skip is shown, not to be kept for every row skipped.
     public var reason: String {
         switch self {
-        case .interpolated: "an interpolated day: TrendWeight computed this weight between two weigh-ins"
-        case .placeholder(let line): "a midnight placeholder: line \(line) holds the same weigh-in later that day"
-        case .repeatedDay(let line): "the same day again on line \(line), which is read instead"
-        case .noSteps: "a day without a step count"
-        case .oneDevice: "one device's steps: the all-devices total of the day (source_type -2) is read"
-        case .bodyFatWithoutWeight: "a body fat with no weight at the same moment"
+        // TRANSLATORS: why a row of an import file was skipped, shown with its line number.
+        case .interpolated: tr("an interpolated day: TrendWeight computed this weight between two weigh-ins")
+        case .placeholder(let line):
+            // TRANSLATORS: {line} is the line number of the real weigh-in that a Libra placeholder at midnight repeats.
+            tr("a midnight placeholder: line {line} holds the same weigh-in later that day", ["line": line])
+        case .repeatedDay(let line):
+            tr("the same day again on line {line}, which is read instead", ["line": line])
+        case .noSteps: tr("a day without a step count")
+        case .oneDevice:
+            // TRANSLATORS: {column} is Samsung Health's column "source_type", whose value -2 marks a day's total.
+            tr("one device's steps: the all-devices total of the day ({column} -2) is read", ["column": "source_type"])
+        case .bodyFatWithoutWeight: tr("a body fat with no weight at the same moment")
         }
     }
 }

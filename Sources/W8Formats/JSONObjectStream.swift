@@ -1,3 +1,5 @@
+import W8Text
+
 /// Splits a JSON object into its members as bytes arrive, handing out the elements of one array member one by one,
 /// so that a document whose bulk is that array streams through in bounded memory.
 ///
@@ -27,11 +29,16 @@ public struct JSONObjectStream: Sendable {
 
         /// Why, in words, for a file whose longest value `writer` never makes longer than `maxValueBytes`.
         public func reason(maxValueBytes: Int, writer: String) -> String {
-            notAnObject
-                ? "it is not a JSON object"
-                : valueTooLong
-                    ? "a value in it is longer than \(maxValueBytes) bytes, more than any entry \(writer) writes"
-                    : "it is not valid JSON"
+            // TRANSLATORS: why a file is refused, after "not a W8Trackr backup that can be restored: "; "it" is the
+            // file.
+            if notAnObject { return tr("it is not a JSON object") }
+            guard valueTooLong else { return tr("it is not valid JSON") }
+            return trn(
+                // TRANSLATORS: why a JSON file is refused; {count} is a number of bytes, {writer} the program that
+                // wrote the file ("w8", "the app", "Fitbit or Garmin").
+                "a value in it is longer than {count} byte, more than any entry {writer} writes",
+                "a value in it is longer than {count} bytes, more than any entry {writer} writes", maxValueBytes,
+                ["count": maxValueBytes, "writer": writer])
         }
     }
 

@@ -143,7 +143,7 @@ public final class InputFile {
                 done += n
             }
         } catch {
-            throw AppError.cannotRead("cannot read '\(name)': \(error.reason)")
+            throw AppError.cannotRead(tr("cannot read '{path}': {reason}", ["path": name, "reason": error.reason]))
         }
         bytes.removeLast(count - done)
         return bytes

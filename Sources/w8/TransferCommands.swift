@@ -4,6 +4,7 @@ import W8App
 import W8Core
 import W8Formats
 import W8Runtime
+import W8Text
 
 extension ExportFormat: ExpressibleByArgument {}
 extension ImportFormatChoice: ExpressibleByArgument {}
@@ -29,11 +30,17 @@ extension W8 {
         var activity = false
 
         func validate() throws {
-            if let output, output.isEmpty { throw ValidationError("--output '' is not a file name") }
-            if intake, activity { throw ValidationError("--intake and --activity each write a CSV of their own") }
+            if let output, output.isEmpty {
+                throw ValidationError(
+                    // TRANSLATORS: an error of w8 export: --output was given an empty file name.
+                    tr("--output '' is not a file name"))
+            }
+            if intake, activity { throw ValidationError(tr("--intake and --activity each write a CSV of their own")) }
             for (flag, given) in [("--intake", intake), ("--activity", activity)] where given {
                 if format != .csv || withTrend {
-                    throw ValidationError("\(flag) writes CSV and takes neither --format json nor --with-trend")
+                    throw ValidationError(
+                        // TRANSLATORS: an error; {option} is --intake or --activity. Options are kept as they are.
+                        tr("{option} writes CSV and takes neither --format json nor --with-trend", ["option": flag]))
                 }
             }
         }
@@ -47,7 +54,8 @@ extension W8 {
             } else {
                 try exporter.export(intake ? nil : format, withTrend: withTrend, to: out)
             }
-            if let output { note("wrote \(output)") }
+            // TRANSLATORS: a terminal line after w8 export --output; {path} is the file written.
+            if let output { note(tr("wrote {path}", ["path": output])) }
         }
     }
 
@@ -87,10 +95,17 @@ extension W8 {
         func validate() throws {
             if let unit, format.format?.rowsNameUnits == true {
                 throw ValidationError(
-                    "--unit \(unit.rawValue) does not apply to \(format.rawValue): its rows carry their unit")
+                    tr(
+                        // TRANSLATORS: an error; {unit} is "kg" or "lb", {format} a format named with --format.
+                        "--unit {unit} does not apply to {format}: its rows carry their unit",
+                        ["unit": unit.rawValue, "format": format.rawValue]))
             }
             if let unit, format == .garmin {
-                throw ValidationError("--unit \(unit.rawValue) does not apply to garmin: its weights are in grams")
+                throw ValidationError(
+                    tr(
+                        // TRANSLATORS: an error; {unit} is "kg" or "lb", {format} is "garmin", named with --format.
+                        "--unit {unit} does not apply to {format}: its weights are in grams",
+                        ["unit": unit.rawValue, "format": format.rawValue]))
             }
             if let dateFormat {
                 do { _ = try DatePattern(dateFormat) } catch { throw ValidationError(error.localizedDescription) }
@@ -105,7 +120,7 @@ extension W8 {
                 now: runtime.now, calendar: runtime.calendar)
             let importer = try runtime.importer(settings: settings, dryRun: dryRun)
             let progress = ProgressLine(
-                name: file == "-" ? "standard input" : (file as NSString).lastPathComponent,
+                name: file == "-" ? tr("standard input") : (file as NSString).lastPathComponent,
                 onTerminal: isatty(STDERR_FILENO) == 1)
             let summary: ImportSummary
             do {
@@ -119,8 +134,10 @@ extension W8 {
             }
             if !summary.unknownSettings.isEmpty {
                 warn(
-                    "settings this version does not know were left out: "
-                        + summary.unknownSettings.joined(separator: ", "))
+                    tr(
+                        // TRANSLATORS: a warning of w8 import; {keys} are config.toml keys: keep them.
+                        "settings this version does not know were left out: {keys}",
+                        ["keys": summary.unknownSettings.joined(separator: ", ")]))
             }
             if let warning = summary.outcome.warning { warn(warning) }
             let lines = runtime.presenter(settings).importSummary(summary, json: output.json)
@@ -152,8 +169,17 @@ final class ProgressLine: @unchecked Sendable {
         let mb = { (bytes: Int64) in
             (bytes / 1_000_000).formatted(.number.grouping(.automatic).locale(Locale(identifier: "en_US")))
         }
-        var text = "Reading \(name): \(mb(done))"
-        if let total, total > 0 { text += " of \(mb(total)) MB (\(done * 100 / total) %)" } else { text += " MB" }
+        let text =
+            if let total, total > 0 {
+                tr(
+                    // TRANSLATORS: w8 import's progress on the terminal, rewritten in place; {name} is the file read,
+                    // {done} and {total} megabytes.
+                    "Reading {name}: {done} of {total} MB ({percent} %)",
+                    ["name": name, "done": mb(done), "total": mb(total), "percent": done * 100 / total])
+            } else {
+                // TRANSLATORS: w8 import's progress on the terminal, when the size is unknown; {done} is megabytes.
+                tr("Reading {name}: {done} MB", ["name": name, "done": mb(done)])
+            }
         FileHandle.standardError.write(Data(("\r" + text.visibleOnTerminal + "\u{1B}[K").utf8))
         shown = true
     }

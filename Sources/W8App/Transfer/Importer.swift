@@ -2,6 +2,7 @@ import Foundation
 import W8Core
 import W8Formats
 import W8Store
+import W8Text
 
 /// `--format` of `w8 import`: a format, or auto-detection.
 public enum ImportFormatChoice: String, CaseIterable, Sendable {
@@ -119,7 +120,10 @@ public struct Importer {
         }
         guard choice == .appleHealth else { return nil }
         throw AppError.badInput(
-            "\(input.name) is not an Apple Health export: neither a ZIP archive nor XML whose root is HealthData")
+            tr(
+                // TRANSLATORS: an error; {file} is the file given to w8 import, {root} the XML element "HealthData".
+                "{file} is not an Apple Health export: neither a ZIP archive nor XML whose root is {root}",
+                ["file": input.name, "root": "HealthData"]))
     }
 
     /// Imports `input`. Each bad row is told to `problem` as one line (`FILE:LINE: reason`); unless `skipInvalid`,
@@ -150,7 +154,7 @@ public struct Importer {
         let (result, outcome) = try tracker.importEntries(dryRun: dryRun) { importer in
             var chunk = try member?.read() ?? first
             /// Hands every chunk, from the first on, to `feed`, and takes the rows it completes.
-            func readAll(label: String? = nil, _ feed: ([UInt8]) throws -> [ImportRow]) throws {
+            func readAll(label: RowLabel? = nil, _ feed: ([UInt8]) throws -> [ImportRow]) throws {
                 while !chunk.isEmpty {
                     for row in try feed(chunk) { try report.take(row, into: &importer, label: label) }
                     if let member {
@@ -164,10 +168,15 @@ public struct Importer {
             }
             if health != nil {
                 var stream = AppleHealthStream(options: options)
-                try readAll(label: "record") { try stream.feed($0) }
-                for row in try stream.finish() { try report.take(row, into: &importer, label: "record") }
+                try readAll(label: .record) { try stream.feed($0) }
+                for row in try stream.finish() { try report.take(row, into: &importer, label: .record) }
                 report.format = .appleHealth
-                report.formatName = member.map { "Apple Health export (\($0.name) in the ZIP)" } ?? stream.formatName
+                report.formatName =
+                    member.map {
+                        // TRANSLATORS: the format an import was read as; {format} is "Apple Health export", {member}
+                        // the path of the XML inside the ZIP archive.
+                        tr("{format} ({member} in the ZIP)", ["format": stream.formatName, "member": $0.name])
+                    } ?? stream.formatName
                 report.units = .rows
                 report.notes = [AppleHealthNotes.found(report)] + AppleHealthNotes.lines(stream)
                 try report.finish()
@@ -176,7 +185,7 @@ public struct Importer {
             switch json {
             case _ where vendor:
                 var stream = VendorExportStream(fileName: input.name, expected: format.format, options: options)
-                try readAll(label: "record") { try stream.feed($0) }
+                try readAll(label: .record) { try stream.feed($0) }
                 for row in try stream.finish() { try report.take(row, into: &importer) }
                 if let kind = stream.kind {
                     (report.format, report.formatName, report.units) = (kind.format, kind.name, stream.unitSource)
@@ -184,13 +193,13 @@ public struct Importer {
             case .w8JSON?:
                 (report.format, report.formatName, report.units) = (.w8JSON, ImportFormat.w8JSON.displayName, .rows)
                 var stream = BackupStream(options: options)
-                try readAll(label: "entry") { try stream.feed($0) }
+                try readAll(label: .entry) { try stream.feed($0) }
                 let restoring = try stream.finish()
                 try importer.restore(restoring.journey)
                 backup = restoring
             case .w8trackrIOS?:
                 var stream = IPhoneExportStream(options: options)
-                try readAll(label: "entry") { try stream.feed($0) }
+                try readAll(label: .entry) { try stream.feed($0) }
                 try stream.finish()
                 (report.format, report.formatName, report.units) = (.w8trackrIOS, stream.formatName, .rows)
             default:
@@ -222,13 +231,17 @@ extension Importer {
         report: ImportReport
     ) throws -> ImportSummary {
         guard !input.isStandardInput else {
-            throw AppError.badInput("a Gadgetbridge database is read from its file, not from standard input")
+            throw AppError.badInput(tr("a Gadgetbridge database is read from its file, not from standard input"))
         }
         guard sqlite else {
-            throw AppError.badInput("\(input.name) is not an SQLite database; Gadgetbridge exports one")
+            throw AppError.badInput(
+                // TRANSLATORS: an error; {file} is the file given to w8 import.
+                tr("{file} is not an SQLite database; Gadgetbridge exports one", ["file": input.name]))
         }
         if let unit = options.unit {
-            throw AppError.badInput("--unit \(unit.rawValue) does not apply to a Gadgetbridge database: it keeps kg")
+            throw AppError.badInput(
+                // TRANSLATORS: an error; {unit} is "kg" or "lb", as given to the option --unit.
+                tr("--unit {unit} does not apply to a Gadgetbridge database: it keeps kg", ["unit": unit.rawValue]))
         }
         let database = try GadgetbridgeDatabase(path: input.name)
         var report = report
@@ -236,12 +249,13 @@ extension Importer {
         let (result, outcome) = try tracker.importEntries(dryRun: dryRun) { importer in
             var reader = GadgetbridgeImport(options: options)
             try database.forEachScaleReading { place, reading in
-                try report.take(reader.row(reading, row: place), into: &importer, label: "MI_SCALE_WEIGHT_SAMPLE row")
+                try report.take(
+                    reader.row(reading, row: place), into: &importer, label: .tableRow("MI_SCALE_WEIGHT_SAMPLE"))
             }
             try database.forEachStepSample { table, place, sample in
                 let runningTotal = GadgetbridgeDatabase.runningTotalTables.contains(table)
                 if let bad = reader.add(sample, row: place, runningTotal: runningTotal) {
-                    try report.take(bad, into: &importer, label: "\(table) row")
+                    try report.take(bad, into: &importer, label: .tableRow(table))
                 }
             }
             for day in reader.finish() { try report.take(day, into: &importer) }
@@ -268,8 +282,8 @@ public struct ImportReport {
     public var activityByDays: [ActivitySource: Int] = [:]
     public var intakeByKind: [IntakeKind: Int] = [:]
     var invalid = 0
-    /// Every row skipped, bad (with --skip-invalid) or no weigh-in, with its reason, in the order read.
-    public var skipped: [(line: Int, reason: String)] = []
+    /// Every row skipped, bad (with --skip-invalid) or no weigh-in, with why, in the order read.
+    public var skipped: [(line: Int, why: SkippedRow)] = []
     /// The rows that are no weigh-ins, by why.
     public var notWeighIns: [(line: Int, skip: ImportSkip)] = []
     /// What the format alone has to say (Apple Health: which source the steps came from, duplicates dropped).
@@ -295,7 +309,7 @@ public struct ImportReport {
         return body.first { !blanks.contains($0) }
     }
 
-    mutating func take(_ row: ImportRow, into importer: inout EntryImporter, label: String? = nil) throws {
+    mutating func take(_ row: ImportRow, into importer: inout EntryImporter, label: RowLabel? = nil) throws {
         switch row {
         case .entry(_, let entry):
             entriesByUnit[entry.weight.unit, default: 0] += 1
@@ -303,7 +317,7 @@ public struct ImportReport {
             if invalid == 0 || skipInvalid { try importer.add(entry) }
         case .skipped(let line, let skip):
             notWeighIns.append((line, skip))
-            skipped.append((line, skip.reason))
+            skipped.append((line, .notWeighIn(skip)))
         case .activity(let day):
             activityByDays[day.source, default: 0] += 1
             if invalid == 0 || skipInvalid { try importer.add(activity: day) }
@@ -312,10 +326,12 @@ public struct ImportReport {
             if invalid == 0 || skipInvalid { try importer.add(intake: event) }
         case .invalid(let line, let reason):
             invalid += 1
-            let place = label.map { "\(file): \($0) \(line)" } ?? "\(file):\(line)"
+            let place = label.map { $0.place(file: file, line: line) } ?? "\(file):\(line)"
             if skipInvalid {
-                skipped.append((line, reason))
-                problem("\(place): skipped: \(reason)")
+                skipped.append((line, .invalid(reason)))
+                // TRANSLATORS: a terminal line; {place} is "FILE:LINE" or "FILE: record N", {reason} says what is
+                // wrong with that row.
+                problem(tr("{place}: skipped: {reason}", ["place": place, "reason": reason]))
             } else if invalid <= ImportReport.reportLimit {
                 problem("\(place): \(reason)")
             }
@@ -325,119 +341,288 @@ public struct ImportReport {
     /// Refuses the whole import when a row was bad and bad rows are not to be skipped.
     func finish() throws {
         guard invalid > 0, !skipInvalid else { return }
-        let more = invalid > ImportReport.reportLimit ? " (the first \(ImportReport.reportLimit) are listed)" : ""
+        let values: KeyValuePairs<String, any CustomStringConvertible> = [
+            "count": invalid, "file": file, "limit": ImportReport.reportLimit,
+        ]
+        guard invalid > ImportReport.reportLimit else {
+            throw AppError.badInput(
+                trn(
+                    // TRANSLATORS: an error; {file} is the file read. --skip-invalid is an option: keep it.
+                    "nothing imported: {count} bad row in {file}; fix it or give --skip-invalid",
+                    "nothing imported: {count} bad rows in {file}; fix them or give --skip-invalid", invalid, values))
+        }
         throw AppError.badInput(
-            "nothing imported: \(invalid) bad row\(invalid == 1 ? "" : "s") in \(file)\(more); "
-                + "fix \(invalid == 1 ? "it" : "them") or give --skip-invalid")
+            trn(
+                // TRANSLATORS: an error; only the first {limit} bad rows were listed above it.
+                "nothing imported: {count} bad row in {file} (the first {limit} are listed); fix it or give --skip-invalid",
+                "nothing imported: {count} bad rows in {file} (the first {limit} are listed); fix them or give --skip-invalid",
+                invalid, values))
     }
 
     /// What the summary says of the unit of weights written without one; nil when the rows carry theirs.
+    // Each clause ends "Read FILE as FORMAT; …": its translators' comment says so. kg, lb and --unit stay.
     static func unitClause(
         _ source: ImportUnitSource?, formatName: String, entriesByUnit: [WeightUnit: Int] = [:]
     ) -> String? {
-        func other(_ unit: WeightUnit) -> String {
-            unit == .kg ? "give --unit lb if they are pounds" : "give --unit kg if they are kilograms"
-        }
         switch source {
         case .none: return nil
         case .rows:
             let units = WeightUnit.allCases.filter { entriesByUnit[$0, default: 0] > 0 }
             if units.count > 1 {
-                let counts = units.map { "\($0.rawValue) (\(entriesByUnit[$0]!))" }
-                return "weights in \(counts.joined(separator: " and ")), as each row says"
+                let counts = units.map { (unit: $0.rawValue, count: entriesByUnit[$0]!) }
+                return tr(
+                    // TRANSLATORS: the end of "Read FILE as FORMAT; …"; {first} and {second} are "kg" and "lb", each
+                    // with how many weights were in it.
+                    "weights in {first} ({firstCount}) and {second} ({secondCount}), as each row says",
+                    [
+                        "first": counts[0].unit, "firstCount": counts[0].count,
+                        "second": counts[counts.count - 1].unit, "secondCount": counts[counts.count - 1].count,
+                    ])
             }
-            return units.first.map { "weights in \($0.rawValue), as each row says" }
-        case .option(let unit): return "weights read as \(unit.rawValue), as --unit says"
-        case .file(let unit): return "weights in \(unit.rawValue), as the file says"
+            return units.first.map {
+                // TRANSLATORS: the end of "Read FILE as FORMAT; …": the unit of the weights. Keep kg, lb and --unit.
+                tr("weights in {unit}, as each row says", ["unit": $0.rawValue])
+            }
+        case .option(let unit):
+            // TRANSLATORS: the end of "Read FILE as FORMAT; …": the unit of the weights. Keep kg, lb and --unit.
+            return tr("weights read as {unit}, as --unit says", ["unit": unit.rawValue])
+        case .file(let unit):
+            // TRANSLATORS: the end of "Read FILE as FORMAT; …": the unit of the weights. Keep kg, lb and --unit.
+            return tr("weights in {unit}, as the file says", ["unit": unit.rawValue])
         case .app(let unit):
             let app = formatName.hasSuffix(" CSV") ? String(formatName.dropLast(4)) : formatName
-            return "weights in \(unit.rawValue), the only unit \(app) writes"
-        case .appDefault(let unit):
-            return "weights read as \(unit.rawValue), as the file names no unit — \(other(unit))"
-        case .preferred(let unit):
-            return "weights read as \(unit.rawValue), your preferred unit — \(other(unit))"
+            // TRANSLATORS: the end of "Read FILE as FORMAT; …"; {app} is the app that wrote the file.
+            return tr("weights in {unit}, the only unit {app} writes", ["unit": unit.rawValue, "app": app])
+        case .appDefault(.kg):
+            // TRANSLATORS: the end of "Read FILE as FORMAT; …": the unit of the weights. Keep kg, lb and --unit.
+            return tr("weights read as kg, as the file names no unit — give --unit lb if they are pounds")
+        case .appDefault(.lb):
+            // TRANSLATORS: the end of "Read FILE as FORMAT; …": the unit of the weights. Keep kg, lb and --unit.
+            return tr("weights read as lb, as the file names no unit — give --unit kg if they are kilograms")
+        case .preferred(.kg):
+            // TRANSLATORS: the end of "Read FILE as FORMAT; …": the unit of the weights. Keep kg, lb and --unit.
+            return tr("weights read as kg, your preferred unit — give --unit lb if they are pounds")
+        case .preferred(.lb):
+            // TRANSLATORS: the end of "Read FILE as FORMAT; …": the unit of the weights. Keep kg, lb and --unit.
+            return tr("weights read as lb, your preferred unit — give --unit kg if they are kilograms")
         }
     }
 
-    /// `lines 3, 4 and 6`, the first 20 of them.
-    static func lineList(_ lines: [Int]) -> String {
+    /// `lines 3, 4 and 6` (or `records …`), the first 20 of them.
+    static func lineList(_ lines: [Int], records: Bool = false) -> String {
         let shown = lines.prefix(20).map(String.init)
-        let more = lines.count > 20 ? " and \(lines.count - 20) more" : ""
-        guard shown.count > 1 else { return "line \(shown.first ?? "")" }
-        if more.isEmpty { return "lines " + shown.dropLast().joined(separator: ", ") + " and " + shown.last! }
-        return "lines " + shown.joined(separator: ", ") + more
-    }
-
-    /// One line for each kind of row that is no weigh-in.
-    var notWeighInLines: [String] {
-        let interpolated = notWeighIns.filter { $0.skip == .interpolated }.map(\.line)
-        let placeholders = notWeighIns.filter {
-            if case .placeholder = $0.skip { true } else { false }
-        }.map(\.line)
-        let loneFats = notWeighIns.filter { $0.skip == .bodyFatWithoutWeight }.map(\.line)
-        var lines: [String] = []
-        if !interpolated.isEmpty {
-            let days = interpolated.count == 1 ? "1 interpolated day" : "\(interpolated.count) interpolated days"
-            lines.append(
-                "Skipped \(days) (TrendWeight computed their weights between weigh-ins): "
-                    + "\(Self.lineList(interpolated)).")
+        guard shown.count > 1 else {
+            let number: KeyValuePairs<String, any CustomStringConvertible> = ["number": shown.first ?? ""]
+            // TRANSLATORS: where a skipped record of an Apple Health export is: "record 6".
+            if records { return tr("record {number}", number) }
+            // TRANSLATORS: where a skipped row of an import file is: "line 4".
+            return tr("line {number}", number)
         }
-        if !placeholders.isEmpty {
-            let rows =
-                placeholders.count == 1 ? "1 midnight placeholder" : "\(placeholders.count) midnight placeholders"
-            lines.append("Skipped \(rows) repeating a weigh-in later the same day: \(Self.lineList(placeholders)).")
+        // TRANSLATORS: between the numbers of a list but the last two: "3, 4 and 6".
+        let separator = tr(", ")
+        if lines.count <= 20 {
+            let values: KeyValuePairs<String, any CustomStringConvertible> = [
+                "list": shown.dropLast().joined(separator: separator), "last": shown.last!,
+            ]
+            // TRANSLATORS: where skipped records are: {list} is "6" or "6, 9", {last} "12".
+            if records { return tr("records {list} and {last}", values) }
+            // TRANSLATORS: where skipped rows of an import file are: {list} is "3" or "3, 4", {last} "6".
+            return tr("lines {list} and {last}", values)
         }
-        if !loneFats.isEmpty {
-            let records = loneFats.count == 1 ? "1 body fat record" : "\(loneFats.count) body fat records"
-            let list = Self.lineList(loneFats).replacingOccurrences(of: "line", with: "record")
-            lines.append("Skipped \(records) with no weight at the same moment: \(list).")
-        }
-        lines += dayLines
-        return lines
-    }
-
-    /// One line for each kind of day-of-steps row that was not read.
-    var dayLines: [String] {
-        let kinds: [(ImportSkip, String, String)] = [
-            (.noSteps, "day", "without a step count"),
-            (.oneDevice, "row", "of one device's steps (each day's all-devices total is read)"),
+        let more = lines.count - 20
+        let values: KeyValuePairs<String, any CustomStringConvertible> = [
+            "list": shown.joined(separator: separator), "count": more,
         ]
-        var lines: [String] = []
-        for (kind, noun, what) in kinds {
-            let found = notWeighIns.filter { $0.skip == kind }.map(\.line)
-            let counted = found.count == 1 ? "1 \(noun)" : "\(found.count) \(noun)s"
-            if !found.isEmpty { lines.append("Skipped \(counted) \(what): \(Self.lineList(found)).") }
+        // TRANSLATORS: where skipped records are: {list} is the first 20 numbers, {count} how many more there are.
+        if records { return trn("records {list} and {count} more", "records {list} and {count} more", more, values) }
+        // TRANSLATORS: where skipped rows are: {list} is the first 20 line numbers, {count} how many more there are.
+        return trn("lines {list} and {count} more", "lines {list} and {count} more", more, values)
+    }
+
+    /// One line for each kind of row that is no weigh-in: how many, and where they are.
+    var notWeighInLines: [String] {
+        func lines(_ skipped: (ImportSkip) -> Bool) -> [Int] { notWeighIns.filter { skipped($0.skip) }.map(\.line) }
+        let kinds: [(lines: [Int], text: ([Int]) -> String)] = [
+            (
+                lines { $0 == .interpolated },
+                {
+                    trn(
+                        // TRANSLATORS: {app} is the app TrendWeight, which computed the weights of days without a
+                        // weigh-in; {lines} is where they are in the file: "line 4", "lines 3, 5 and 6".
+                        "Skipped {count} interpolated day ({app} computed their weights between weigh-ins): {lines}.",
+                        "Skipped {count} interpolated days ({app} computed their weights between weigh-ins): {lines}.",
+                        $0.count, ["count": $0.count, "app": "TrendWeight", "lines": Self.lineList($0)])
+                }
+            ),
+            (
+                lines { if case .placeholder = $0 { true } else { false } },
+                {
+                    trn(
+                        // TRANSLATORS: rows the app Libra writes at midnight, repeating a weigh-in of later that day;
+                        // {lines} is where they are in the file: "line 4", "lines 3, 5 and 6".
+                        "Skipped {count} midnight placeholder repeating a weigh-in later the same day: {lines}.",
+                        "Skipped {count} midnight placeholders repeating a weigh-in later the same day: {lines}.",
+                        $0.count, ["count": $0.count, "lines": Self.lineList($0)])
+                }
+            ),
+            (
+                lines { $0 == .bodyFatWithoutWeight },
+                {
+                    trn(
+                        // TRANSLATORS: {records} is where they are in Apple Health's export: "record 6", "records 6
+                        // and 9".
+                        "Skipped {count} body fat record with no weight at the same moment: {records}.",
+                        "Skipped {count} body fat records with no weight at the same moment: {records}.", $0.count,
+                        ["count": $0.count, "records": Self.lineList($0, records: true)])
+                }
+            ),
+            (
+                lines { $0 == .noSteps },
+                {
+                    trn(
+                        // TRANSLATORS: {lines} is where they are in the file: "line 4", "lines 3, 5 and 6".
+                        "Skipped {count} day without a step count: {lines}.",
+                        "Skipped {count} days without a step count: {lines}.", $0.count,
+                        ["count": $0.count, "lines": Self.lineList($0)])
+                }
+            ),
+            (
+                lines { $0 == .oneDevice },
+                {
+                    trn(
+                        // TRANSLATORS: Samsung Health writes a row per device and day, and one with the day's total;
+                        // {lines} is where the skipped rows are in the file: "line 4", "lines 3, 5 and 6".
+                        "Skipped {count} row of one device's steps (each day's all-devices total is read): {lines}.",
+                        "Skipped {count} rows of one device's steps (each day's all-devices total is read): {lines}.",
+                        $0.count, ["count": $0.count, "lines": Self.lineList($0)])
+                }
+            ),
+            (
+                lines { if case .repeatedDay = $0 { true } else { false } },
+                {
+                    trn(
+                        // TRANSLATORS: {lines} is where they are in the file: "line 4", "lines 3, 5 and 6".
+                        "Skipped {count} day given again later in the file (the later row is read): {lines}.",
+                        "Skipped {count} days given again later in the file (the later row is read): {lines}.",
+                        $0.count, ["count": $0.count, "lines": Self.lineList($0)])
+                }
+            ),
+        ]
+        return kinds.filter { !$0.lines.isEmpty }.map { $0.text($0.lines) }
+    }
+}
+
+/// Where a bad row is, in the words of its format: `FILE: record 3`, `FILE: MI_SCALE_WEIGHT_SAMPLE row 7`.
+enum RowLabel {
+    /// A record of a JSON or XML export.
+    case record
+    /// An entry of a backup or of the iPhone app's JSON.
+    case entry
+    /// A row of a database table, named as the table is.
+    case tableRow(String)
+
+    func place(file: String, line: Int) -> String {
+        switch self {
+        // TRANSLATORS: where a bad row is, before what is wrong with it: {file} is the file read, {number} the
+        // record's position in it.
+        case .record: tr("{file}: record {number}", ["file": file, "number": line])
+        // TRANSLATORS: where a bad entry of a backup is: {file} is the file read, {number} the entry's position.
+        case .entry: tr("{file}: entry {number}", ["file": file, "number": line])
+        // TRANSLATORS: where a bad row is: {file} is the database read, {table} a table's name, {number} the row's.
+        case .tableRow(let table): tr("{file}: {table} row {number}", ["file": file, "table": table, "number": line])
         }
-        let repeated = notWeighIns.filter {
-            if case .repeatedDay = $0.skip { true } else { false }
-        }.map(\.line)
-        if !repeated.isEmpty {
-            lines.append(
-                "Skipped \(repeated.count == 1 ? "1 day" : "\(repeated.count) days") given again later in the file "
-                    + "(the later row is read): "
-                    + "\(Self.lineList(repeated)).")
+    }
+}
+
+/// Why a row of an import was skipped, kept as it was found and put in words only when the summary is shown.
+public enum SkippedRow {
+    /// A bad row, skipped with --skip-invalid: what is wrong with it.
+    case invalid(String)
+    /// A row that is no weigh-in.
+    case notWeighIn(ImportSkip)
+
+    /// Why, in words.
+    public var reason: String {
+        switch self {
+        case .invalid(let reason): reason
+        case .notWeighIn(let skip): skip.reason
         }
-        return lines
     }
 }
 
 extension Presenter {
     /// What an import did to the activity and intake logs, a line each when it read any of theirs.
     static func logLines(_ result: ImportResult, dryRun: Bool) -> [String] {
-        func days(_ n: Int) -> String { n == 1 ? "1 day" : "\(n) days" }
-        func events(_ n: Int) -> String { n == 1 ? "1 event" : "\(n) events" }
-        let verb = dryRun ? "to add" : "added"
         var lines: [String] = []
         if result.activityAdded + result.activityPresent > 0 {
+            let (added, present) = (result.activityAdded, result.activityPresent)
+            // TRANSLATORS: the days of steps already in the activity log, at the end of "Activity log: …".
+            let presentDays = trn("{count} day", "{count} days", present, ["count": present])
+            let values: KeyValuePairs<String, any CustomStringConvertible> = ["count": added, "present": presentDays]
             lines.append(
-                "Activity log: \(days(result.activityAdded)) of steps \(verb), "
-                    + "\(days(result.activityPresent)) already present.")
+                dryRun
+                    ? trn(
+                        // TRANSLATORS: a line of w8 import's summary; {present} is "1 day" or "3 days".
+                        "Activity log: {count} day of steps to add, {present} already present.",
+                        "Activity log: {count} days of steps to add, {present} already present.", added, values)
+                    : trn(
+                        "Activity log: {count} day of steps added, {present} already present.",
+                        "Activity log: {count} days of steps added, {present} already present.", added, values))
         }
         if result.intakeAdded + result.intakePresent > 0 {
+            let (added, present) = (result.intakeAdded, result.intakePresent)
+            // TRANSLATORS: the drinks, meals and calories already in the intake log, at the end of "Intake log: …".
+            let presentEvents = trn("{count} event", "{count} events", present, ["count": present])
+            let values: KeyValuePairs<String, any CustomStringConvertible> = ["count": added, "present": presentEvents]
             lines.append(
-                "Intake log: \(events(result.intakeAdded)) \(verb), \(events(result.intakePresent)) already present.")
+                dryRun
+                    ? trn(
+                        // TRANSLATORS: a line of w8 import's summary; {present} is "1 event" or "3 events".
+                        "Intake log: {count} event to add, {present} already present.",
+                        "Intake log: {count} events to add, {present} already present.", added, values)
+                    : trn(
+                        "Intake log: {count} event added, {present} already present.",
+                        "Intake log: {count} events added, {present} already present.", added, values))
         }
         return lines
+    }
+
+    /// The counts of `w8 import`'s summary: `3 added, 0 already present, 1 skipped, 2 settings restored`.
+    static func importCounts(_ summary: ImportSummary) -> String {
+        let result = summary.result
+        let (added, present, skipped) = (result.added, result.present, summary.report.skipped.count)
+        // The counts are joined by ", ": "3 added, 0 already present, 1 skipped, 2 settings restored".
+        var counts = [
+            summary.dryRun
+                // TRANSLATORS: a count of a dry run's summary: "3 to add, 0 already present, 1 skipped".
+                ? trn("{count} to add", "{count} to add", added, ["count": added])
+                // TRANSLATORS: a count of w8 import's summary: "3 added, 0 already present, 1 skipped".
+                : trn("{count} added", "{count} added", added, ["count": added]),
+            // TRANSLATORS: entries of the file that w8 already had, in "3 added, 0 already present, 1 skipped".
+            trn("{count} already present", "{count} already present", present, ["count": present]),
+            // TRANSLATORS: rows of the file not imported, in "3 added, 0 already present, 1 skipped".
+            trn("{count} skipped", "{count} skipped", skipped, ["count": skipped]),
+        ]
+        let restored = [result.achievementsRestored, result.intakeRestored, summary.settingsRestored]
+        if restored[0] > 0 {
+            counts.append(
+                trn(
+                    // TRANSLATORS: milestone achievements of a backup; the English says "achievements" for 1 too.
+                    "{count} achievements restored", "{count} achievements restored", restored[0],
+                    ["count": restored[0]]))
+        }
+        if restored[1] > 0 {
+            counts.append(
+                trn(
+                    "{count} intake events restored", "{count} intake events restored", restored[1],
+                    ["count": restored[1]]))
+        }
+        if restored[2] > 0 {
+            counts.append(
+                trn("{count} settings restored", "{count} settings restored", restored[2], ["count": restored[2]]))
+        }
+        // TRANSLATORS: between the counts of w8 import's summary: "3 added, 0 already present, 1 skipped".
+        return counts.joined(separator: tr(", "))
     }
 
     /// What `w8 import` prints: the format read and the unit assumed, the counts, the rows that are no weigh-ins,
@@ -463,7 +648,7 @@ extension Presenter {
                         "skipped_rows",
                         .array(
                             report.skipped.map {
-                                .object([("line", .integer(Int64($0.line))), ("reason", .string($0.reason))])
+                                .object([("line", .integer(Int64($0.line))), ("reason", .string($0.why.reason))])
                             })
                     ),
                     ("achievements_restored", .integer(Int64(result.achievementsRestored))),
@@ -480,32 +665,44 @@ extension Presenter {
         }
         var lines: [String] = []
         if let formatName = report.formatName {
-            let how = summary.detected ? ", detected from its first lines" : ""
-            let units =
-                ImportReport.unitClause(report.units, formatName: formatName, entriesByUnit: report.entriesByUnit)
-                .map { "; " + $0 } ?? ""
-            lines.append("Read \(report.file) as \(formatName)\(how)\(units).")
+            let units = ImportReport.unitClause(
+                report.units, formatName: formatName, entriesByUnit: report.entriesByUnit)
+            // {file} is the file read, {format} the format's name ("openScale 2.x CSV"), {units} the unit clause.
+            let values: KeyValuePairs<String, any CustomStringConvertible> = [
+                "file": report.file, "format": formatName, "units": units ?? "",
+            ]
+            switch (summary.detected, units != nil) {
+            // TRANSLATORS: the first line of w8 import's summary; {file} is the file read, {format} a format's name.
+            case (false, false): lines.append(tr("Read {file} as {format}.", values))
+            // TRANSLATORS: the first line of w8 import's summary, for a format it recognized by itself.
+            case (true, false): lines.append(tr("Read {file} as {format}, detected from its first lines.", values))
+            // TRANSLATORS: the first line of w8 import's summary; {units} says which unit the weights were read in:
+            // "weights in kg, as the file says".
+            case (false, true): lines.append(tr("Read {file} as {format}; {units}.", values))
+            case (true, true):
+                // TRANSLATORS: the first line of w8 import's summary; {units} is "weights in kg, as the file says".
+                lines.append(tr("Read {file} as {format}, detected from its first lines; {units}.", values))
+            }
         } else {
-            lines.append("Read \(report.file): it holds no rows.")
+            // TRANSLATORS: w8 import's summary of a file without rows; {file} is the file read.
+            lines.append(tr("Read {file}: it holds no rows.", ["file": report.file]))
         }
-        var counts = "\(result.added) added, \(result.present) already present, \(report.skipped.count) skipped"
-        if result.achievementsRestored > 0 { counts += ", \(result.achievementsRestored) achievements restored" }
-        if result.intakeRestored > 0 { counts += ", \(result.intakeRestored) intake events restored" }
-        if summary.settingsRestored > 0 { counts += ", \(summary.settingsRestored) settings restored" }
+        let counts = Self.importCounts(summary)
         if summary.dryRun {
-            lines.append(
-                "Dry run, nothing written: " + counts.replacingOccurrences(of: " added", with: " to add") + ".")
+            // TRANSLATORS: {counts} is "3 to add, 0 already present, 1 skipped".
+            lines.append(tr("Dry run, nothing written: {counts}.", ["counts": counts]))
         } else {
-            lines.append("Imported: \(counts).")
+            // TRANSLATORS: {counts} is "3 added, 0 already present, 1 skipped".
+            lines.append(tr("Imported: {counts}.", ["counts": counts]))
         }
         lines += report.notWeighInLines
         lines += report.notes
         lines += Self.logLines(result, dryRun: summary.dryRun)
         if !summary.dryRun {
             lines += milestoneLines(summary.outcome)
-        } else if !result.change.achievements.isEmpty {
-            lines.append(
-                "Would record " + (MilestoneType.phrase(result.change.achievements.map(\.type)) ?? "nothing") + ".")
+        } else if let milestones = MilestoneType.phrase(result.change.achievements.map(\.type)) {
+            // TRANSLATORS: a dry run's line; {milestones} is "the 25% milestone" or "the 50% and 75% milestones".
+            lines.append(tr("Would record {milestones}.", ["milestones": milestones]))
         }
         if let line = progressLine(result.change.snapshot) { lines.append(line) }
         return lines
@@ -516,26 +713,47 @@ extension Presenter {
 enum AppleHealthNotes {
     /// `Found 3 weigh-ins, 3 days of steps, 2 drinks of water and 2 calorie entries.`
     static func found(_ report: ImportReport) -> String {
-        func count(_ n: Int, _ one: String, _ many: String) -> String { "\(n) \(n == 1 ? one : many)" }
-        let weighIns = count(report.entriesByUnit.values.reduce(0, +), "weigh-in", "weigh-ins")
-        let days = count(report.activityByDays.values.reduce(0, +), "day", "days")
-        let water = count(report.intakeByKind[.water, default: 0], "drink", "drinks")
-        let calories = count(report.intakeByKind[.calories, default: 0], "calorie entry", "calorie entries")
-        return "Found \(weighIns), \(days) of steps, \(water) of water and \(calories)."
+        let weighIns = report.entriesByUnit.values.reduce(0, +)
+        let days = report.activityByDays.values.reduce(0, +)
+        let water = report.intakeByKind[.water, default: 0]
+        let calories = report.intakeByKind[.calories, default: 0]
+        let values: KeyValuePairs<String, any CustomStringConvertible> = [
+            // TRANSLATORS: what an Apple Health export held, in "Found {weighIns}, {days}, {water} and {calories}."
+            "weighIns": trn("{count} weigh-in", "{count} weigh-ins", weighIns, ["count": weighIns]),
+            // TRANSLATORS: {days} of "Found {weighIns}, {days}, {water} and {calories}."
+            "days": trn("{count} day of steps", "{count} days of steps", days, ["count": days]),
+            // TRANSLATORS: {water} of "Found {weighIns}, {days}, {water} and {calories}."
+            "water": trn("{count} drink of water", "{count} drinks of water", water, ["count": water]),
+            // TRANSLATORS: {calories} of "Found {weighIns}, {days}, {water} and {calories}."
+            "calories": trn("{count} calorie entry", "{count} calorie entries", calories, ["count": calories]),
+        ]
+        // TRANSLATORS: a line of w8 import's summary: "Found 3 weigh-ins, 3 days of steps, 2 drinks of water and
+        // 2 calorie entries."
+        return tr("Found {weighIns}, {days}, {water} and {calories}.", values)
     }
 
     static func lines(_ stream: AppleHealthStream) -> [String] {
         var lines: [String] = []
         if !stream.daysLedBy.isEmpty {
             let leaders = stream.daysLedBy.sorted { ($1.value, $0.key) < ($0.value, $1.key) }
-                .map { "\($0.key) (\($0.value == 1 ? "1 day" : "\($0.value) days"))" }
+                .map {
+                    trn(
+                        // TRANSLATORS: {source} is a device or app named in the export ("Anna's iPhone"), with how
+                        // many days of steps were taken from it.
+                        "{source} ({count} day)", "{source} ({count} days)", $0.value,
+                        ["source": $0.key, "count": $0.value])
+                }
             lines.append(
-                "Steps: each stretch of time counted once, Apple Watch over iPhone over other apps; first source: "
-                    + leaders.joined(separator: ", ") + ".")
+                tr(
+                    // TRANSLATORS: a line of w8 import's summary; {sources} is "Anna's iPhone (2 days), Watch (1 day)".
+                    "Steps: each stretch of time counted once, Apple Watch over iPhone over other apps; first source: {sources}.",
+                    ["sources": leaders.joined(separator: tr(", "))]))
         }
         if stream.duplicates > 0 {
             lines.append(
-                "Dropped \(stream.duplicates) exact duplicate record\(stream.duplicates == 1 ? "" : "s").")
+                trn(
+                    "Dropped {count} exact duplicate record.", "Dropped {count} exact duplicate records.",
+                    stream.duplicates, ["count": stream.duplicates]))
         }
         return lines
     }

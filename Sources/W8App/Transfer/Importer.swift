@@ -603,24 +603,23 @@ extension Presenter {
             // TRANSLATORS: rows of the file not imported, in "3 added, 0 already present, 1 skipped".
             trn("{count} skipped", "{count} skipped", skipped, ["count": skipped]),
         ]
-        let restored = [result.achievementsRestored, result.intakeRestored, summary.settingsRestored]
-        if restored[0] > 0 {
-            counts.append(
+        let achievements = result.achievementsRestored
+        let intake = result.intakeRestored
+        let settings = summary.settingsRestored
+        let restored = [
+            (
+                achievements,
                 trn(
-                    // TRANSLATORS: milestone achievements of a backup; the English says "achievements" for 1 too.
-                    "{count} achievements restored", "{count} achievements restored", restored[0],
-                    ["count": restored[0]]))
-        }
-        if restored[1] > 0 {
-            counts.append(
-                trn(
-                    "{count} intake events restored", "{count} intake events restored", restored[1],
-                    ["count": restored[1]]))
-        }
-        if restored[2] > 0 {
-            counts.append(
-                trn("{count} settings restored", "{count} settings restored", restored[2], ["count": restored[2]]))
-        }
+                    // TRANSLATORS: milestone achievements of a backup, in "3 added, …, 2 achievements restored".
+                    "{count} achievement restored", "{count} achievements restored", achievements,
+                    ["count": achievements])
+            ),
+            // TRANSLATORS: drinks and meals of a backup, in "3 added, …, 2 intake events restored".
+            (intake, trn("{count} intake event restored", "{count} intake events restored", intake, ["count": intake])),
+            // TRANSLATORS: config.toml settings of a backup, in "3 added, …, 2 settings restored".
+            (settings, trn("{count} setting restored", "{count} settings restored", settings, ["count": settings])),
+        ]
+        counts += restored.filter { $0.0 > 0 }.map(\.1)
         // TRANSLATORS: between the counts of w8 import's summary: "3 added, 0 already present, 1 skipped".
         return counts.joined(separator: tr(", "))
     }

@@ -79,7 +79,7 @@ public struct IPhoneExportStream {
             throw W8FormatsError.documentInvalid(.iPhoneExport, tr("{key} is missing", ["key": "\"appVersion\""]))
         }
         guard let entryCount else {
-            // TRANSLATORS: {key} is a JSON key of the file, quoted, as "appVersion".
+            // TRANSLATORS: {key} is a JSON key of the file, quoted, as "entryCount".
             throw W8FormatsError.documentInvalid(.iPhoneExport, tr("{key} is missing", ["key": "\"entryCount\""]))
         }
         guard entryCount == elements else {

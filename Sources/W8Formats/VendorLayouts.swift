@@ -101,10 +101,10 @@ extension ImportLayout {
                 ]
                 throw W8FormatsError.importVendorFile(
                     table.isEmpty
-                        // TRANSLATORS: {table} is the Samsung Health table the file holds, as com.samsung.health.sleep;
-                        // {weight} and {steps} the file names w8 reads.
+                        // TRANSLATORS: {weight} and {steps} are the file names of Samsung Health that w8 reads.
                         ? tr("this file is no Samsung Health file w8 reads: import {weight} or {steps}", files)
-                        // TRANSLATORS: as the message before, naming the table.
+                        // TRANSLATORS: {table} is the Samsung Health table the file holds, as com.samsung.health.sleep;
+                        // {weight} and {steps} are the file names of Samsung Health that w8 reads.
                         : tr("{table} is no Samsung Health file w8 reads: import {weight} or {steps}", files))
             }
         default:

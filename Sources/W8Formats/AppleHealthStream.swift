@@ -1,5 +1,6 @@
 import Foundation
 import W8Core
+import W8Text
 
 /// Reads Apple Health's `export.xml` ("Export All Health Data") as its bytes arrive, in constant memory but for a
 /// compact 16 bytes per step or distance sample: the top-level `Record`s of `HealthData` whose type w8 keeps.
@@ -76,7 +77,11 @@ public struct AppleHealthStream {
                 if depth == 0 {
                     guard name.elementsEqual("HealthData".utf8) else {
                         throw W8FormatsError.documentInvalid(
-                            .appleHealth, "its root element is \(String(decoding: name, as: UTF8.self)), not HealthData"
+                            .appleHealth,
+                            tr(
+                                // TRANSLATORS: {element} and {root} are XML element names; {root} is HealthData.
+                                "its root element is {element}, not {root}",
+                                ["element": String(decoding: name, as: UTF8.self), "root": "HealthData"])
                         )
                     }
                     return
@@ -87,7 +92,9 @@ public struct AppleHealthStream {
             }
         } catch let error as HealthXMLScanner.Malformed {
             self.scanner = scanner
-            throw W8FormatsError.documentInvalid(.appleHealth, "it is not well-formed XML: \(error.reason)")
+            throw W8FormatsError.documentInvalid(
+                // TRANSLATORS: {reason} says what is wrong, as "an attribute value is not quoted".
+                .appleHealth, tr("it is not well-formed XML: {reason}", ["reason": error.reason]))
         }
         self.scanner = scanner
         return rows
@@ -100,7 +107,9 @@ public struct AppleHealthStream {
             throw W8FormatsError.documentInvalid(.appleHealth, error.reason)
         }
         guard scanner.root == "HealthData" else {
-            throw W8FormatsError.documentInvalid(.appleHealth, "its root element is not HealthData")
+            throw W8FormatsError.documentInvalid(
+                // TRANSLATORS: {root} is an XML element name, HealthData.
+                .appleHealth, tr("its root element is not {root}", ["root": "HealthData"]))
         }
         var rows: [ImportRow] = []
         var fatAt: [Int64: (Double, Int)] = [:]
@@ -170,10 +179,19 @@ public struct AppleHealthStream {
             guard let endText = text("endDate") else { throw W8FormatsError.importFieldMissing("endDate") }
             let start = try Self.instant(startText, now: options.now)
             let end = try Self.instant(endText, now: options.now)
-            guard end >= start else { throw W8FormatsError.appleHealthValue("endDate \(endText) is before startDate") }
+            guard end >= start else {
+                throw W8FormatsError.appleHealthValue(
+                    // TRANSLATORS: {end} and {start} are attributes of an Apple Health record (endDate, startDate); {value}
+                    // is the end, as 2019-03-09 08:47:05 +0100.
+                    tr("{end} {value} is before {start}", ["end": "endDate", "value": endText, "start": "startDate"]))
+            }
             guard let valueText = text("value") else { throw W8FormatsError.importFieldMissing("value") }
             guard let value = Double(valueText), value.isFinite, value >= 0 else {
-                throw W8FormatsError.appleHealthValue("value '\(valueText)' is not a number of 0 or more")
+                throw W8FormatsError.appleHealthValue(
+                    tr(
+                        // TRANSLATORS: {attribute} is an attribute of an Apple Health record (value), {value} what it holds.
+                        "{attribute} '{value}' is not a number of 0 or more",
+                        ["attribute": "value", "value": valueText]))
             }
             let unit = text("unit") ?? ""
             let sourceName = text("sourceName") ?? ""
@@ -202,12 +220,14 @@ public struct AppleHealthStream {
                     amount = value
                 } else {
                     guard let metres = Self.metres[unit] else {
-                        throw W8FormatsError.appleHealthUnit(unit, "mi, km, m, ft or yd")
+                        throw W8FormatsError.appleHealthUnit(unit, Self.orList(["mi", "km", "m", "ft", "yd"]))
                     }
                     amount = value * metres
                 }
                 guard start - Self.origin > Int64(Int32.min), end - Self.origin < Int64(Int32.max) else {
-                    throw W8FormatsError.appleHealthValue("startDate \(startText) is out of range")
+                    throw W8FormatsError.appleHealthValue(
+                        // TRANSLATORS: {attribute} is an attribute of an Apple Health record (startDate), {value} its date.
+                        tr("{attribute} {value} is out of range", ["attribute": "startDate", "value": startText]))
                 }
                 samples.append(
                     Sample(
@@ -222,11 +242,11 @@ public struct AppleHealthStream {
                 let date = Date(timeIntervalSince1970: TimeInterval(start))
                 if kind == .water {
                     let volume = try Self.whole(
-                        value, valueText, unit, Self.millilitres, "water", "ml", limit: IntakeSettings.maxDrink)
+                        value, valueText, unit, Self.millilitres, .water, limit: IntakeSettings.maxDrink)
                     return .intake(line: line, IntakeEvent(kind: .water, date: date, volume: volume))
                 }
                 let calories = try Self.whole(
-                    value, valueText, unit, Self.kilocalories, "energy", "kcal", limit: IntakeSettings.maxCalories)
+                    value, valueText, unit, Self.kilocalories, .calories, limit: IntakeSettings.maxCalories)
                 return .intake(line: line, IntakeEvent(kind: .calories, date: date, calories: calories))
             }
             return nil
@@ -239,19 +259,33 @@ public struct AppleHealthStream {
 
     /// `value` in `unit` as a whole number of the unit `units` converts to, from 1 to `limit`.
     static func whole(
-        _ value: Double, _ text: String, _ unit: String, _ units: KeyValuePairs<String, Double>, _ what: String,
-        _ target: String, limit: Int
+        _ value: Double, _ text: String, _ unit: String, _ units: KeyValuePairs<String, Double>, _ kind: IntakeKind,
+        limit: Int
     ) throws -> Int {
         guard let factor = units.first(where: { $0.key == unit })?.value else {
-            let names = units.map(\.key)
-            throw W8FormatsError.appleHealthUnit(
-                unit, names.dropLast().joined(separator: ", ") + " or " + names.last!)
+            throw W8FormatsError.appleHealthUnit(unit, orList(units.map(\.key)))
         }
         let amount = Int((value * factor).rounded())
         guard (1...limit).contains(amount) else {
-            throw W8FormatsError.appleHealthValue("\(what) \(text) \(unit) is \(amount) \(target), not 1–\(limit)")
+            let values: KeyValuePairs<String, any CustomStringConvertible> = [
+                "value": text, "unit": unit, "amount": amount, "limit": limit,
+            ]
+            throw W8FormatsError.appleHealthValue(
+                kind == .water
+                    // TRANSLATORS: why an Apple Health record is not imported. {value} and {unit} are the record's, as
+                    // "5000 mL"; {amount} the same in ml; {limit} the most w8 keeps. "ml" and "kcal" are units.
+                    ? tr("water {value} {unit} is {amount} ml, not 1–{limit}", values)
+                    // TRANSLATORS: as the water message, for calories: {amount} in kcal.
+                    : tr("energy {value} {unit} is {amount} kcal, not 1–{limit}", values))
         }
         return amount
+    }
+
+    /// Unit names as a list people read: "mL, L, fl_oz_us or cup_us".
+    static func orList(_ names: [String]) -> String {
+        guard names.count > 1 else { return names.first ?? "" }
+        // TRANSLATORS: the end of a list of unit names; {names} are all but the last, with commas, {last} the last.
+        return tr("{names} or {last}", ["names": names.dropLast().joined(separator: ", "), "last": names.last!])
     }
 
     static let metres: [String: Double] = ["m": 1, "km": 1000, "mi": 1609.344, "ft": 0.3048, "yd": 0.9144]
@@ -268,7 +302,7 @@ public struct AppleHealthStream {
         case "kg": (amount, weightUnit) = (value, .kg)
         case "lb": (amount, weightUnit) = (value, .lb)
         case "g": (amount, weightUnit) = (value / 1000, .kg)
-        default: throw W8FormatsError.appleHealthUnit(unit, "lb, kg or g")
+        default: throw W8FormatsError.appleHealthUnit(unit, orList(["lb", "kg", "g"]))
         }
         let checked = try WeightInput.weight(text(amount), unit: weightUnit, defaultUnit: weightUnit)
         return Weight(amount, checked.unit)
@@ -292,7 +326,10 @@ public struct AppleHealthStream {
             let offsetHours = digits(21, 2), let offsetMinutes = digits(23, 2), (1...12).contains(month),
             hour < 24, minute < 60, second < 60, offsetHours < 24, offsetMinutes < 60,
             CalendarDay(year: year, month: month, day: day) != nil
-        else { throw W8FormatsError.appleHealthValue("date '\(text)' is not like 2019-03-09 08:47:05 +0100") }
+        else {
+            throw W8FormatsError.appleHealthValue(
+                tr("date '{value}' is not like 2019-03-09 08:47:05 +0100", ["value": text]))
+        }
         guard year >= DateInput.earliestYear else { throw W8CoreError.dateTooEarly(text) }
         // Days from 1970-01-01 (Howard Hinnant's days_from_civil).
         let y = month <= 2 ? year - 1 : year

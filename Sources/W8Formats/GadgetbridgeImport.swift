@@ -1,5 +1,6 @@
 import Foundation
 import W8Core
+import W8Text
 
 /// The samples of Gadgetbridge's database (read by W8Store) as import rows: each checked as `w8 add` checks a
 /// weigh-in's date, the steps added up into days with every minute counted once, from one device (`StepTally`).
@@ -23,15 +24,19 @@ public struct GadgetbridgeImport: Sendable {
 
     /// Why `date` cannot be a sample's time, or nil when it can.
     func problem(_ date: Date, column: String, value: Int64) -> String? {
-        let why: String
+        let time = ISO8601DateFormatter().string(from: date)
         if date < earliest {
-            why = "is before \(DateInput.earliestYear)"
+            return tr(
+                // TRANSLATORS: why a Gadgetbridge row is not imported. {column} is a database column (TIMESTAMP),
+                // {value} its number, {time} the same as an ISO 8601 time, {year} the earliest year w8 keeps.
+                "{column} {value} ({time}) is before {year}",
+                ["column": column, "value": value, "time": time, "year": DateInput.earliestYear])
         } else if date.timeIntervalSince(options.now) > DateInput.futureTolerance {
-            why = "is in the future"
-        } else {
-            return nil
+            // TRANSLATORS: why a Gadgetbridge row is not imported. {column} is a database column (TIMESTAMP),
+            // {value} its number, {time} the same as an ISO 8601 time.
+            return tr("{column} {value} ({time}) is in the future", ["column": column, "value": value, "time": time])
         }
-        return "\(column) \(value) (\(ISO8601DateFormatter().string(from: date))) \(why)"
+        return nil
     }
 
     /// Counts a step sample, or says why it cannot be counted; `row` is its place in its table.

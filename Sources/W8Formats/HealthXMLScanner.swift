@@ -1,4 +1,5 @@
 import Foundation
+import W8Text
 
 /// The tags of an XML document as its bytes arrive, in memory bounded by its longest tag: a hand-written scanner
 /// for Apple Health's `export.xml`, whose gigabytes Foundation's XMLParser reads too slowly. It skips the XML
@@ -29,7 +30,7 @@ struct HealthXMLScanner {
             pending.removeAll(keepingCapacity: true)
         } else {
             pending.removeFirst(consumed)
-            if pending.count > Self.maxTag { throw Malformed(reason: "a tag longer than 16 MiB") }
+            if pending.count > Self.maxTag { throw Malformed(reason: tr("a tag longer than 16 MiB")) }
         }
     }
 
@@ -38,11 +39,11 @@ struct HealthXMLScanner {
         guard root != nil else {
             throw Malformed(
                 reason: pending.isEmpty
-                    ? "it holds no element" : "it ends before its root element: the file is not whole")
+                    ? tr("it holds no element") : tr("it ends before its root element: the file is not whole"))
         }
-        guard depth == 0 else { throw Malformed(reason: "it ends inside an element: the file is not whole") }
+        guard depth == 0 else { throw Malformed(reason: tr("it ends inside an element: the file is not whole")) }
         if pending.contains(UInt8(ascii: "<")) {
-            throw Malformed(reason: "it ends inside a tag: the file is not whole")
+            throw Malformed(reason: tr("it ends inside a tag: the file is not whole"))
         }
     }
 
@@ -153,7 +154,7 @@ struct HealthXMLScanner {
             case UInt8(ascii: "/"):
                 guard let end = Self.tagEnd(b, from: open + 2) else { return open }
                 depth -= 1
-                if depth < 0 { throw Malformed(reason: "an end tag closes no element") }
+                if depth < 0 { throw Malformed(reason: tr("an end tag closes no element")) }
                 i = end + 1
             default:
                 guard let end = Self.tagEnd(b, from: open + 1) else { return open }
@@ -164,7 +165,7 @@ struct HealthXMLScanner {
                 if root == nil {
                     root = String(decoding: name, as: UTF8.self)
                 } else if depth == 0 {
-                    throw Malformed(reason: "a second root element")
+                    throw Malformed(reason: tr("a second root element"))
                 }
                 let attributes = UnsafeBufferPointer(rebasing: b[nameEnd..<(selfClosing ? end - 1 : end)])
                 try tag(depth, name, attributes)
@@ -192,17 +193,19 @@ struct HealthXMLScanner {
             while i < b.count, b[i] != UInt8(ascii: "="), !isBlank(b[i]) { i += 1 }
             let nameEnd = i
             while i < b.count, isBlank(b[i]) { i += 1 }
-            guard i < b.count, b[i] == UInt8(ascii: "=") else { throw Malformed(reason: "an attribute has no value") }
+            guard i < b.count, b[i] == UInt8(ascii: "=") else {
+                throw Malformed(reason: tr("an attribute has no value"))
+            }
             i += 1
             while i < b.count, isBlank(b[i]) { i += 1 }
             guard i < b.count, b[i] == UInt8(ascii: "\"") || b[i] == UInt8(ascii: "'") else {
-                throw Malformed(reason: "an attribute value is not quoted")
+                throw Malformed(reason: tr("an attribute value is not quoted"))
             }
             let quote = b[i]
             let valueStart = i + 1
             i = valueStart
             while i < b.count, b[i] != quote { i += 1 }
-            guard i < b.count else { throw Malformed(reason: "an attribute value is not closed") }
+            guard i < b.count else { throw Malformed(reason: tr("an attribute value is not closed")) }
             guard
                 each(
                     UnsafeBufferPointer(rebasing: b[nameStart..<nameEnd]),

@@ -1,5 +1,6 @@
 import Foundation
 import W8Core
+import W8Text
 
 /// Reads the iPhone W8Trackr app's JSON export as its bytes arrive, an entry at a time, in memory bounded by its
 /// largest entry: `{"appVersion", "entries": [{bodyFatPercentage?, date, note?, unit, weight}], "entryCount",
@@ -36,7 +37,9 @@ public struct IPhoneExportStream {
 
     /// The format and the app version that wrote it, for the summary.
     public var formatName: String {
-        "W8Trackr iPhone app JSON" + (appVersion.map { " (app version \($0))" } ?? "")
+        let format = "W8Trackr iPhone app JSON"
+        // TRANSLATORS: how w8 import read a file; {format} is the format's name, {version} the app's, as 1.4.
+        return appVersion.map { tr("{format} (app version {version})", ["format": format, "version": $0]) } ?? format
     }
 
     /// The entries completed by `bytes`. Throws `W8FormatsError.documentInvalid` (`.iPhoneExport`) when the file is not the app's
@@ -46,7 +49,8 @@ public struct IPhoneExportStream {
         do throws(JSONObjectStream.Malformed) { parts = try scanner.feed(bytes) } catch {
             throw W8FormatsError.documentInvalid(
                 .iPhoneExport,
-                error.reason(maxValueBytes: scanner.maxValueBytes, writer: "the app"))
+                // TRANSLATORS: who wrote the file, in "more than any entry the app writes": the iPhone app.
+                error.reason(maxValueBytes: scanner.maxValueBytes, writer: tr("the app")))
         }
         var rows: [ImportRow] = []
         for part in parts {
@@ -64,17 +68,28 @@ public struct IPhoneExportStream {
     /// Checks, once the last byte was fed, that the object was closed and held every entry it counts.
     public func finish() throws {
         do throws(JSONObjectStream.Malformed) { try scanner.finish() } catch {
-            throw W8FormatsError.documentInvalid(.iPhoneExport, "it is not valid JSON")
+            throw W8FormatsError.documentInvalid(.iPhoneExport, tr("it is not valid JSON"))
         }
-        guard sawEntries else { throw W8FormatsError.documentInvalid(.iPhoneExport, "it has no \"entries\" array") }
+        guard sawEntries else {
+            // TRANSLATORS: {key} is a JSON key of the file, quoted, as "entries".
+            throw W8FormatsError.documentInvalid(.iPhoneExport, tr("it has no {key} array", ["key": "\"entries\""]))
+        }
         guard appVersion != nil else {
-            throw W8FormatsError.documentInvalid(.iPhoneExport, "\"appVersion\" is missing")
+            // TRANSLATORS: {key} is a JSON key of the file, quoted, as "appVersion".
+            throw W8FormatsError.documentInvalid(.iPhoneExport, tr("{key} is missing", ["key": "\"appVersion\""]))
         }
-        guard let entryCount else { throw W8FormatsError.documentInvalid(.iPhoneExport, "\"entryCount\" is missing") }
+        guard let entryCount else {
+            // TRANSLATORS: {key} is a JSON key of the file, quoted, as "entryCount".
+            throw W8FormatsError.documentInvalid(.iPhoneExport, tr("{key} is missing", ["key": "\"entryCount\""]))
+        }
         guard entryCount == elements else {
             throw W8FormatsError.documentInvalid(
                 .iPhoneExport,
-                "\"entryCount\" is \(entryCount) but \"entries\" holds \(elements); the file is not whole")
+                tr(
+                    // TRANSLATORS: {countKey} and {arrayKey} are JSON keys of the file, quoted ("entryCount",
+                    // "entries"); {count} the number the file gives, {found} the entries it holds.
+                    "{countKey} is {count} but {arrayKey} holds {found}; the file is not whole",
+                    ["countKey": "\"entryCount\"", "count": entryCount, "arrayKey": "\"entries\"", "found": elements]))
         }
     }
 
@@ -83,8 +98,12 @@ public struct IPhoneExportStream {
             throw W8FormatsError.documentInvalid(
                 .iPhoneExport,
                 key == "entries"
-                    ? "\"entries\" is not an array, or comes twice"
-                    : "\"\(key)\" is not a key the app writes (\(Self.keys.joined(separator: ", ")))")
+                    // TRANSLATORS: {key} is a JSON key of the file, quoted: "entries".
+                    ? tr("{key} is not an array, or comes twice", ["key": "\"entries\""])
+                    : tr(
+                        // TRANSLATORS: {key} is a JSON key of the file, quoted; {keys} the keys the iPhone app writes.
+                        "{key} is not a key the app writes ({keys})",
+                        ["key": "\"\(key)\"", "keys": Self.keys.joined(separator: ", ")]))
         }
         do {
             switch key {
@@ -93,7 +112,9 @@ public struct IPhoneExportStream {
             default: _ = try decoder.decode(String.self, from: Data(value))  // exportDate, not needed
             }
         } catch is DecodingError {
-            throw W8FormatsError.documentInvalid(.iPhoneExport, "\"\(key)\" has a value of the wrong type")
+            throw W8FormatsError.documentInvalid(
+                // TRANSLATORS: {key} is a JSON key of the file, quoted.
+                .iPhoneExport, tr("{key} has a value of the wrong type", ["key": "\"\(key)\""]))
         }
     }
 

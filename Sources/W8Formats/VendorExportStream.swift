@@ -1,5 +1,6 @@
 import Foundation
 import W8Core
+import W8Text
 
 /// Reads the vendors' JSON exports that are one array of records, a record at a time as bytes arrive:
 ///
@@ -70,14 +71,17 @@ public struct VendorExportStream {
             throw W8FormatsError.documentInvalid(
                 .vendorExport,
                 error.notAnObject
-                    ? "it is not a JSON array"
-                    : error.reason(maxValueBytes: scanner.maxValueBytes, writer: "Fitbit or Garmin"))
+                    ? tr("it is not a JSON array")
+                    : error.reason(
+                        maxValueBytes: scanner.maxValueBytes,
+                        // TRANSLATORS: who wrote the file, in "more than any entry … writes": two companies' names.
+                        writer: tr("{first} or {second}", ["first": "Fitbit", "second": "Garmin"])))
         }
         var rows: [ImportRow] = []
         for case .element(let index, let value) in parts {
             let record = try? JSONSerialization.jsonObject(with: Data(value), options: [.fragmentsAllowed])
             guard let fields = record as? [String: Any] else {
-                rows.append(.invalid(line: index + 1, reason: "it is not a JSON object"))
+                rows.append(.invalid(line: index + 1, reason: tr("it is not a JSON object")))
                 continue
             }
             if kind == nil {
@@ -95,12 +99,17 @@ public struct VendorExportStream {
     /// Checks that the array was closed, and hands out the days of steps summed from the whole file.
     public mutating func finish() throws -> [ImportRow] {
         do throws(JSONObjectStream.Malformed) { try scanner.finish() } catch {
-            throw W8FormatsError.documentInvalid(.vendorExport, "it is not valid JSON: the array is not closed")
+            throw W8FormatsError.documentInvalid(.vendorExport, tr("it is not valid JSON: the array is not closed"))
         }
         if let (day, steps) = stepsByDay.first(where: { $0.value > ActivityDay.maxSteps }) {
             throw W8FormatsError.documentInvalid(
                 .vendorExport,
-                "its minutes add up to \(steps) steps on \(day), more than the \(ActivityDay.maxSteps) a day w8 keeps")
+                trn(
+                    // TRANSLATORS: a Fitbit steps file refused; {day} is a day as 2024-03-26, {most} the most steps a
+                    // day w8 keeps.
+                    "its minutes add up to {count} step on {day}, more than the {most} a day w8 keeps",
+                    "its minutes add up to {count} steps on {day}, more than the {most} a day w8 keeps", steps,
+                    ["count": steps, "day": day, "most": ActivityDay.maxSteps]))
         }
         let days =
             stepsByDay.map { ActivityDay(day: $0.key, steps: $0.value, source: Self.fitbitSource) }
@@ -120,8 +129,10 @@ public struct VendorExportStream {
             guard base.hasPrefix("steps") || fileName == "standard input" else {
                 throw W8FormatsError.documentInvalid(
                     .vendorExport,
-                    "its records are Fitbit's {dateTime, value} a minute, but only steps-*.json files are read "
-                        + "(distance, calories and heart rate files have the same shape)")
+                    tr(
+                        // TRANSLATORS: {shape} is the records' JSON keys, {files} the file names w8 reads.
+                        "its records are Fitbit's {shape} a minute, but only {files} files are read (distance, calories and heart rate files have the same shape)",
+                        ["shape": "{dateTime, value}", "files": "steps-*.json"]))
             }
             kind = .fitbitSteps
         } else if keys.contains("metaData") {
@@ -131,14 +142,23 @@ public struct VendorExportStream {
         } else {
             throw W8FormatsError.documentInvalid(
                 .vendorExport,
-                "its first record is none of Fitbit's weight or steps records nor Garmin's userBioMetrics or UDSFile "
-                    + "records (keys: \(keys.sorted().prefix(8).map { String($0.prefix(40)) }.joined(separator: ", ")))"
+                tr(
+                    // TRANSLATORS: {bio} and {uds} are names of Garmin's files; {keys} the record's first JSON keys.
+                    "its first record is none of Fitbit's weight or steps records nor Garmin's {bio} or {uds} records (keys: {keys})",
+                    [
+                        "bio": "userBioMetrics", "uds": "UDSFile",
+                        "keys": keys.sorted().prefix(8).map { String($0.prefix(40)) }.joined(separator: ", "),
+                    ])
             )
         }
         if let expected, expected != kind.format {
             throw W8FormatsError.documentInvalid(
                 .vendorExport,
-                "it is a \(kind.name), not a \(expected.displayName); give --format \(kind.format.rawValue)")
+                tr(
+                    // TRANSLATORS: {found} and {expected} are names of files of exports, as "Fitbit weight export
+                    // (weight-*.json)"; {format} the value of --format to give.
+                    "it is a {found}, not a {expected}; give --format {format}",
+                    ["found": kind.name, "expected": expected.displayName, "format": kind.format.rawValue]))
         }
         return kind
     }
@@ -206,7 +226,10 @@ public struct VendorExportStream {
     /// A weigh-in, or nil for a record that holds other measurements (height, lactate threshold) and no weight.
     private func garminWeight(_ fields: [String: Any]) throws -> WeightEntry? {
         guard let weight = fields["weight"], !(weight is NSNull) else { return nil }
-        guard let reading = weight as? [String: Any] else { throw W8FormatsError.importFieldMissing("weight object") }
+        guard let reading = weight as? [String: Any] else {
+            // TRANSLATORS: {key} is a JSON key of Garmin's file, weight.
+            throw W8FormatsError.importVendorFile(tr("no {key} object", ["key": "weight"]))
+        }
         let grams = try Self.number(reading["weight"], "weight")
         let date: Date
         switch reading["timestampGMT"] {
@@ -239,7 +262,9 @@ public struct VendorExportStream {
         let steps = try ActivityInput.steps(count == count.rounded(.towardZero) ? String(Int(count)) : "\(count)")
         let metres = try Self.optionalNumber(fields["totalDistanceMeters"], "totalDistanceMeters") ?? 0
         guard metres >= 0, metres < 1_000_000 else {
-            throw W8FormatsError.importFieldMissing("a distance from 0 to 1000 km in totalDistanceMeters")
+            throw W8FormatsError.importVendorFile(
+                // TRANSLATORS: {key} is a JSON key of Garmin's file.
+                tr("no a distance from 0 to 1000 km in {key}", ["key": "totalDistanceMeters"]))
         }
         summaries[day] = ActivityDay(day: day, steps: steps, distance: Int(metres.rounded()), source: Self.garminSource)
     }
@@ -260,9 +285,13 @@ public struct VendorExportStream {
         switch value {
         case nil, is NSNull: return nil
         case let number as NSNumber:
-            guard number.doubleValue.isFinite else { throw W8FormatsError.importFieldMissing("a number in \(name)") }
+            guard number.doubleValue.isFinite else {
+                // TRANSLATORS: {key} is a JSON key of the file.
+                throw W8FormatsError.importVendorFile(tr("no a number in {key}", ["key": name]))
+            }
             return number.doubleValue
-        default: throw W8FormatsError.importFieldMissing("number in \(name)")
+        // TRANSLATORS: {key} is a JSON key of the file.
+        default: throw W8FormatsError.importVendorFile(tr("no number in {key}", ["key": name]))
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import W8Core
+import W8Text
 
 /// The scale and band vendors' exports: Withings, Google Fit (Takeout) and Samsung Health. Each is a weight file
 /// or a file of days of steps, found by its header (and Samsung's metadata line); the sources of each layout are
@@ -56,8 +57,11 @@ extension ImportLayout {
         case .withings where header == ["date", "value"]:
             if let aggregate = ImportLayout.withingsAggregate(fileName), aggregate != "steps" {
                 throw W8FormatsError.importVendorFile(
-                    "aggregates_\(aggregate) holds no steps: of Withings' date,value files w8 reads "
-                        + "aggregates_steps.csv")
+                    tr(
+                        // TRANSLATORS: {file} is a Withings file name, as aggregates_weight; {header} the header of
+                        // such files (date,value); {steps} the one file of steps w8 reads.
+                        "{file} holds no steps: of Withings' {header} files w8 reads {steps}",
+                        ["file": "aggregates_\(aggregate)", "header": "date,value", "steps": "aggregates_steps.csv"]))
             }
             name = "Withings aggregates_steps.csv"
             (kind, date, steps) = (.stepsDay(millis: false), 0, 1)
@@ -91,9 +95,17 @@ extension ImportLayout {
                 (date, weight, bodyFat) = (try column("start_time"), try column("weight"), optional("body_fat"))
                 appUnit = (.kg, true)
             } else {
+                let files: KeyValuePairs<String, any CustomStringConvertible> = [
+                    "table": table, "weight": "com.samsung.health.weight.*.csv",
+                    "steps": "com.samsung.shealth.step_daily_trend.*.csv",
+                ]
                 throw W8FormatsError.importVendorFile(
-                    "\(table.isEmpty ? "this file" : table) is no Samsung Health file w8 reads: import "
-                        + "com.samsung.health.weight.*.csv or com.samsung.shealth.step_daily_trend.*.csv")
+                    table.isEmpty
+                        // TRANSLATORS: {weight} and {steps} are the file names of Samsung Health that w8 reads.
+                        ? tr("this file is no Samsung Health file w8 reads: import {weight} or {steps}", files)
+                        // TRANSLATORS: {table} is the Samsung Health table the file holds, as com.samsung.health.sleep;
+                        // {weight} and {steps} are the file names of Samsung Health that w8 reads.
+                        : tr("{table} is no Samsung Health file w8 reads: import {weight} or {steps}", files))
             }
         default:
             preconditionFailure("not a vendor format")
@@ -114,7 +126,8 @@ extension ImportLayout {
             // Samsung keeps a day as the millisecond of its midnight in UTC.
             guard let ms = Int64(dayText), ms % 1000 == 0 else {
                 throw W8FormatsError.importValueInvalid(
-                    column: "day_time", value: dayText, expected: "a day's midnight in milliseconds since 1970")
+                    // TRANSLATORS: ends "day_time '…' is not …": what the column should hold.
+                    column: "day_time", value: dayText, expected: tr("a day's midnight in milliseconds since 1970"))
             }
             var utc = Calendar(identifier: .gregorian)
             utc.timeZone = TimeZone(secondsFromGMT: 0)!
@@ -122,7 +135,8 @@ extension ImportLayout {
         } else {
             guard let read = CalendarDay(dayText) else {
                 throw W8FormatsError.importValueInvalid(
-                    column: "date", value: dayText, expected: "a day like 2024-03-26")
+                    // TRANSLATORS: ends "date '…' is not …": what the column should hold; 2024-03-26 is the file's format.
+                    column: "date", value: dayText, expected: tr("a day like 2024-03-26"))
             }
             day = read
         }
@@ -137,7 +151,8 @@ extension ImportLayout {
             // A day's walk, whole metres; no one walks 1000 km in a day.
             guard let value = Double(text), value.isFinite, (0..<1_000_000).contains(value) else {
                 throw W8FormatsError.importValueInvalid(
-                    column: "distance", value: text, expected: "a day's distance in metres, like 2652.3")
+                    // TRANSLATORS: ends "distance '…' is not …": what the column should hold; 2652.3 is as the file writes it.
+                    column: "distance", value: text, expected: tr("a day's distance in metres, like 2652.3"))
             }
             metres = Int(value.rounded())
         }
@@ -151,7 +166,8 @@ extension ImportLayout {
             mass >= 0
         else {
             throw W8FormatsError.importValueInvalid(
-                column: "fat mass", value: text, expected: "a mass in \(unit.rawValue), like 15.2")
+                // TRANSLATORS: ends "fat mass '…' is not …": what the column should hold; {unit} is kg or lb.
+                column: "fat mass", value: text, expected: tr("a mass in {unit}, like 15.2", ["unit": unit.rawValue]))
         }
         if mass == 0 { return nil }  // not measured
         let percent = (Weight(mass, unit).value(in: .kg) / weight.value(in: .kg) * 1000).rounded() / 10

@@ -1,6 +1,7 @@
 import Foundation
 import W8Core
 import W8Store
+import W8Text
 
 extension Importer {
     /// The database an import writes to: the person's, from `open`. A dry run with no database at `path` yet
@@ -22,7 +23,11 @@ extension Exporter {
             return try open(path)
         } catch StoreError.damaged(let path, let detail) {
             let database = try salvage(path)
-            warn("database \(path) is damaged (\(detail)); exporting what can still be read")
+            warn(
+                tr(
+                    // TRANSLATORS: a warning line of w8 export; {path} is the database file, {detail} SQLite's own words.
+                    "database {path} is damaged ({detail}); exporting what can still be read",
+                    ["path": path, "detail": detail]))
             return database
         }
     }

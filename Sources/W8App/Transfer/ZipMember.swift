@@ -1,5 +1,6 @@
 import CZlib
 import Foundation
+import W8Text
 
 /// One member of a ZIP archive, inflated as a stream: the central directory (ZIP64 too, for exports past 4 GB) is
 /// read with `pread`, then the member's deflated bytes are read a chunk at a time and inflated through zlib.
@@ -27,11 +28,17 @@ final class ZipMember {
         self.file = file
         guard let size = file.size, file.isSeekable else {
             throw AppError.badInput(
-                "\(file.name) is a ZIP archive, which w8 reads only from a file: give its path, or unzip it and "
-                    + "import \(describe)")
+                tr(
+                    // TRANSLATORS: {file} is the file given to w8 import; {member} the file inside the ZIP, as
+                    // apple_health_export/export.xml.
+                    "{file} is a ZIP archive, which w8 reads only from a file: give its path, or unzip it and import {member}",
+                    ["file": file.name, "member": describe]))
         }
         func bad(_ reason: String) -> AppError {
-            AppError.badInput("\(file.name) is not a ZIP archive w8 can read: \(reason)")
+            AppError.badInput(
+                // TRANSLATORS: {file} is the file given to w8 import; {reason} one of the ZIP reasons, as "its central
+                // directory is damaged".
+                tr("{file} is not a ZIP archive w8 can read: {reason}", ["file": file.name, "reason": reason]))
         }
         // The end of central directory record: 22 bytes and a comment of up to 65,535.
         let tailSize = Int(min(size, 22 + 65_535 + 20))
@@ -40,7 +47,7 @@ final class ZipMember {
             let eocd = (0...(tail.count - 22)).reversed().first(where: {
                 tail[$0] == 0x50 && tail[$0 + 1] == 0x4B && tail[$0 + 2] == 0x05 && tail[$0 + 3] == 0x06
             })
-        else { throw bad("it has no end of central directory") }
+        else { throw bad(tr("it has no end of central directory")) }
         var entries = Int64(Self.u16(tail, eocd + 10))
         var directorySize = Int64(Self.u32(tail, eocd + 12))
         var directoryOffset = Int64(Self.u32(tail, eocd + 16))
@@ -51,7 +58,7 @@ final class ZipMember {
             let at = Int64(Self.u64(tail, eocd - 20 + 8))
             let record = try file.read(at: at, count: 56)
             guard record.count == 56, record.starts(with: [0x50, 0x4B, 0x06, 0x06]) else {
-                throw bad("its ZIP64 end of central directory is missing")
+                throw bad(tr("its ZIP64 end of central directory is missing"))
             }
             entries = Int64(Self.u64(record, 32))
             directorySize = Int64(Self.u64(record, 40))
@@ -59,13 +66,13 @@ final class ZipMember {
         }
         guard directoryOffset >= 0, directorySize >= 0, directoryOffset + directorySize <= size,
             directorySize < 256 * 1024 * 1024
-        else { throw bad("its central directory lies outside the file") }
+        else { throw bad(tr("its central directory lies outside the file")) }
         let directory = try file.read(at: directoryOffset, count: Int(directorySize))
         var at = 0
         var found: (name: String, method: UInt16, compressed: Int64, local: Int64)?
         for _ in 0..<entries {
             guard at + 46 <= directory.count, directory[at..<(at + 4)].elementsEqual([0x50, 0x4B, 0x01, 0x02]) else {
-                throw bad("its central directory is damaged")
+                throw bad(tr("its central directory is damaged"))
             }
             let method = Self.u16(directory, at + 10)
             var compressed = Int64(Self.u32(directory, at + 20))
@@ -75,7 +82,7 @@ final class ZipMember {
             let commentLength = Int(Self.u16(directory, at + 32))
             var local = Int64(Self.u32(directory, at + 42))
             guard at + 46 + nameLength + extraLength <= directory.count else {
-                throw bad("its central directory is damaged")
+                throw bad(tr("its central directory is damaged"))
             }
             let name = String(decoding: directory[(at + 46)..<(at + 46 + nameLength)], as: UTF8.self)
             // ZIP64 extended information: the 64-bit values of the fields set to 0xFFFFFFFF, in this order.
@@ -101,20 +108,27 @@ final class ZipMember {
             if found == nil, matching(name) { found = (name, method, compressed, local) }
             at = extraEnd + commentLength
         }
-        guard let found else { throw AppError.badInput("\(file.name) holds no \(describe)") }
+        guard let found else {
+            throw AppError.badInput(tr("{file} holds no {member}", ["file": file.name, "member": describe]))
+        }
         guard found.method == 8 || found.method == 0 else {
-            throw bad("\(found.name) is compressed with method \(found.method); w8 reads stored and deflated members")
+            throw bad(
+                tr(
+                    "{member} is compressed with method {method}; w8 reads stored and deflated members",
+                    ["member": found.name, "method": found.method]))
         }
         let header = try file.read(at: found.local, count: 30)
         guard header.count == 30, header.starts(with: Self.magic) else {
-            throw bad("\(found.name) has no local header")
+            throw bad(tr("{member} has no local header", ["member": found.name]))
         }
         name = found.name
         method = found.method
         compressedSize = found.compressed
         offset = found.local + 30 + Int64(Self.u16(header, 26)) + Int64(Self.u16(header, 28))
         remaining = found.compressed
-        guard offset + remaining <= size else { throw bad("\(found.name) runs past the end of the file") }
+        guard offset + remaining <= size else {
+            throw bad(tr("{member} runs past the end of the file", ["member": found.name]))
+        }
     }
 
     deinit { if inflating { inflateEnd(&stream) } }
@@ -124,22 +138,28 @@ final class ZipMember {
         if method == 0 {
             guard remaining > 0 else { return [] }
             let bytes = try file.read(at: offset, count: Int(min(Int64(count), remaining)))
-            guard !bytes.isEmpty else { throw AppError.badInput("\(file.name): \(name) is cut short") }
+            guard !bytes.isEmpty else {
+                throw AppError.badInput(tr("{file}: {member} is cut short", ["file": file.name, "member": name]))
+            }
             offset += Int64(bytes.count)
             remaining -= Int64(bytes.count)
             return bytes
         }
         if !inflating {
-            guard czlib_inflate_init_raw(&stream) == Z_OK else { throw AppError.badInput("zlib could not start") }
+            guard czlib_inflate_init_raw(&stream) == Z_OK else { throw AppError.badInput(tr("zlib could not start")) }
             inflating = true
         }
         var output = [UInt8](repeating: 0, count: count)
         var produced = 0
         while produced == 0, !ended {
             if stream.avail_in == 0 {
-                guard remaining > 0 else { throw AppError.badInput("\(file.name): \(name) is cut short") }
+                guard remaining > 0 else {
+                    throw AppError.badInput(tr("{file}: {member} is cut short", ["file": file.name, "member": name]))
+                }
                 input = try file.read(at: offset, count: Int(min(Int64(256 * 1024), remaining)))
-                guard !input.isEmpty else { throw AppError.badInput("\(file.name): \(name) is cut short") }
+                guard !input.isEmpty else {
+                    throw AppError.badInput(tr("{file}: {member} is cut short", ["file": file.name, "member": name]))
+                }
                 offset += Int64(input.count)
                 remaining -= Int64(input.count)
             }
@@ -162,8 +182,12 @@ final class ZipMember {
             case Z_OK, Z_BUF_ERROR: break
             case Z_STREAM_END: ended = true
             default:
-                let reason = stream.msg.map { String(cString: $0) } ?? "status \(status)"
-                throw AppError.badInput("\(file.name): \(name) does not inflate: \(reason)")
+                // TRANSLATORS: zlib's error number, when zlib gives no words; ends "… does not inflate: …".
+                let reason = stream.msg.map { String(cString: $0) } ?? tr("status {status}", ["status": status])
+                throw AppError.badInput(
+                    tr(
+                        "{file}: {member} does not inflate: {reason}",
+                        ["file": file.name, "member": name, "reason": reason]))
             }
         }
         output.removeLast(count - produced)

@@ -47,7 +47,8 @@ public struct VendorExportStream {
     private var minutesSeen: Set<Int> = []
     private var summaries: [CalendarDay: ActivityDay] = [:]
 
-    /// Reads `fileName` (its base name tells Fitbit's steps file from its other per-minute files).
+    /// Reads `fileName`, "-" for standard input (its base name tells Fitbit's steps file from its other per-minute
+    /// files; standard input is taken as a steps file).
     public init(fileName: String, expected: ImportFormat?, options: ImportOptions) {
         self.fileName = fileName
         self.expected = expected
@@ -126,7 +127,7 @@ public struct VendorExportStream {
         } else if keys.isSuperset(of: ["dateTime", "value"]) {
             // Fitbit writes distance, calories and altitude a minute in the same shape: the name says which.
             let base = (fileName as NSString).lastPathComponent.lowercased()
-            guard base.hasPrefix("steps") || fileName == "standard input" else {
+            guard base.hasPrefix("steps") || fileName == "-" else {
                 throw W8FormatsError.documentInvalid(
                     .vendorExport,
                     tr(
@@ -264,7 +265,7 @@ public struct VendorExportStream {
         guard metres >= 0, metres < 1_000_000 else {
             throw W8FormatsError.importVendorFile(
                 // TRANSLATORS: {key} is a JSON key of Garmin's file.
-                tr("no a distance from 0 to 1000 km in {key}", ["key": "totalDistanceMeters"]))
+                tr("{key} is not a distance from 0 to 1000 km", ["key": "totalDistanceMeters"]))
         }
         summaries[day] = ActivityDay(day: day, steps: steps, distance: Int(metres.rounded()), source: Self.garminSource)
     }
@@ -287,11 +288,11 @@ public struct VendorExportStream {
         case let number as NSNumber:
             guard number.doubleValue.isFinite else {
                 // TRANSLATORS: {key} is a JSON key of the file.
-                throw W8FormatsError.importVendorFile(tr("no a number in {key}", ["key": name]))
+                throw W8FormatsError.importVendorFile(tr("{key} is not a finite number", ["key": name]))
             }
             return number.doubleValue
         // TRANSLATORS: {key} is a JSON key of the file.
-        default: throw W8FormatsError.importVendorFile(tr("no number in {key}", ["key": name]))
+        default: throw W8FormatsError.importVendorFile(tr("{key} is not a number", ["key": name]))
         }
     }
 }

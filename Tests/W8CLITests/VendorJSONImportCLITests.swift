@@ -111,6 +111,20 @@ import W8TestHarness
     }
 
     // A Garmin file named as Fitbit's is refused with the format to give.
+    // Given Fitbit's steps file on standard input, in German and in English, when w8 imports `-`, then the steps are
+    // read: standard input is taken as a steps file, whatever the language calls it.
+    @Test(arguments: ["C.UTF-8", "de_DE.UTF-8"])
+    func fitbitStepsFromStandardInput(locale: String) throws {
+        let w8 = try W8Sandbox(timeZone: Self.zone)
+        w8.environment["LANG"] = locale
+        let fixture = "steps-2024-03-09.json"
+        let result = try ImportExportTests.withInput(
+            w8, ImportExportTests.fixture(fixture), "import", "-", "--format", "fitbit")
+        #expect(result.status == 0, "\(result.stderr)")
+        let held = try Self.held(w8)
+        #expect(Self.same(held, try Self.expected(w8, fixture)), "\(held)")
+    }
+
     @Test func theWrongVendorIsRefused() throws {
         let w8 = try W8Sandbox(timeZone: Self.zone)
         let path = ImportExportTests.fixture("UDSFile_2024-03-01_2024-06-09.json")

@@ -184,7 +184,9 @@ public struct Importer {
             }
             switch json {
             case _ where vendor:
-                var stream = VendorExportStream(fileName: input.name, expected: format.format, options: options)
+                // The file's name, which tells Fitbit's steps file from its others; not the translated "standard input".
+                let fileName = input.isStandardInput ? "-" : input.name
+                var stream = VendorExportStream(fileName: fileName, expected: format.format, options: options)
                 try readAll(label: .record) { try stream.feed($0) }
                 for row in try stream.finish() { try report.take(row, into: &importer) }
                 if let kind = stream.kind {

@@ -65,6 +65,9 @@ import W8Text
             ["export"], ["export", "--format", "json"], ["export", "--intake"], ["export", "--activity"],
             ["widget", "--format", "waybar"], ["widget", "--format", "json"], ["widget", "--format", "i3blocks"],
             ["schedule", "--json"], ["summary", "--json"], ["steps", "9001", "--json"], ["drink", "200", "--json"],
+            // Skip reasons and the formats' names inside the JSON of an import.
+            ["import", ImportExportTests.fixture("malformed.csv"), "--skip-invalid", "--dry-run", "--json"],
+            ["import", ImportExportTests.fixture("steps-2024-03-09.json"), "--dry-run", "--json"],
         ]
         var outputs: [String: [String]] = [:]
         for (name, variables) in Self.locales {
@@ -111,6 +114,37 @@ import W8Text
             #expect(run.stdout == Self.fill(line, ["count": "5000", "day": dayText]) + "\n", "\(name)")
             if name != "C" && name != "nl" { #expect(line != plural, "\(name) has no translation of the line") }
             if name == "nl" { #expect(line == plural, "a language without a catalog is English") }
+        }
+    }
+
+    @Test("Every line of an import's summary and every skipped row's line is in the user's language")
+    func importSpeaksTheUsersLanguage() throws {
+        let arguments = ["import", ImportExportTests.fixture("malformed.csv"), "--skip-invalid", "--dry-run"]
+        let english = try Self.sandbox(["LANG": "C.UTF-8"]).run(clock: Self.clock, arguments)
+        #expect(english.status == 0, "\(english.stderr)")
+        #expect(english.stdout.contains("Dry run, nothing written: 2 to add, 0 already present, 5 skipped."))
+        for (name, variables) in Self.locales where name != "C" && name != "nl:de" {
+            let run = try Self.sandbox(variables).run(clock: Self.clock, arguments)
+            #expect(run.status == 0, "\(name): \(run.stderr)")
+            let lines = run.stdout.split(separator: "\n") + run.stderr.split(separator: "\n")
+            let englishLines = english.stdout.split(separator: "\n") + english.stderr.split(separator: "\n")
+            #expect(lines.count == englishLines.count, "\(name): \(run.stdout)\(run.stderr)")
+            // No English word of a line is left in its translation, but for the file's path, its column names and
+            // the options named.
+            let kept: Set<String> = ["date", "weight", "skip", "invalid", "unit"]
+            func words(_ line: Substring) -> Set<String> {
+                let text = line.replacingOccurrences(of: arguments[1], with: "")
+                return Set(
+                    text.split { !$0.isLetter }.map(String.init).filter { $0.count >= 4 && $0 == $0.lowercased() }
+                )
+                .subtracting(kept)
+            }
+            for (line, englishLine) in zip(lines, englishLines) {
+                let left = words(englishLine).intersection(words(line))
+                #expect(left.isEmpty, "\(name) left English in: \(line)")
+            }
+            let skipped = try Self.gettext("{count} skipped", plural: "{count} skipped", count: 5, variables)
+            #expect(run.stdout.contains(Self.fill(skipped, ["count": "5"])), "\(name): \(run.stdout)")
         }
     }
 

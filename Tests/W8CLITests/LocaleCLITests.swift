@@ -117,6 +117,35 @@ import W8Text
         }
     }
 
+    @Test("The reports leave no English word in German, Japanese or French", arguments: reports)
+    func reportsSpeakTheUsersLanguage(arguments: [String]) throws {
+        let english = try Self.sandbox(["LANG": "C.UTF-8"]).run(clock: Self.clock, arguments)
+        #expect(english.status == 0, "\(english.stderr)")
+        for (name, variables) in Self.locales where name != "C" && name != "nl:de" {
+            let run = try Self.sandbox(variables).run(clock: Self.clock, arguments)
+            #expect(run.status == 0, "\(name): \(run.stderr)")
+            let lines = run.stdout.split(separator: "\n")
+            #expect(lines.count == english.stdout.split(separator: "\n").count, "\(name): \(run.stdout)")
+            for (line, englishLine) in zip(lines, english.stdout.split(separator: "\n")) {
+                let left = Self.englishWords(englishLine).intersection(Self.englishWords(line))
+                #expect(left.isEmpty, "\(name): w8 \(arguments.joined(separator: " ")) left English in: \(line)")
+            }
+        }
+    }
+
+    static let reports: [[String]] = [
+        ["status"], ["log"], ["today"], ["summary"], ["schedule"], ["milestones"], ["intake"], ["activity"], ["goal"],
+        ["add", "179.1"], ["edit", "1", "--weight", "182.5"], ["steps", "7000"], ["drink", "250"],
+    ]
+
+    /// The words of `line` that are English and not names: four or more lowercase letters, but for the notes and the
+    /// config keys and values the sandbox wrote.
+    static func englishWords(_ line: Substring) -> Set<String> {
+        let names: Set<String> = ["über", "kcal"]
+        return Set(line.split { !$0.isLetter }.map(String.init).filter { $0.count >= 4 && $0 == $0.lowercased() })
+            .subtracting(names)
+    }
+
     @Test("Every line of an import's summary and every skipped row's line is in the user's language")
     func importSpeaksTheUsersLanguage() throws {
         let arguments = ["import", ImportExportTests.fixture("malformed.csv"), "--skip-invalid", "--dry-run"]

@@ -208,13 +208,17 @@ extension Presenter {
         }
         let week: KeyValuePairs<String, any CustomStringConvertible> = [
             "start": dates.short(summary.weekStart), "end": dates.short(summary.weekEnd),
-            "trend": summary.trend.rawValue,
         ]
-        var lines = [
-            notification.title, notification.body,
-            // TRANSLATORS: `w8 summary`; {trend} is a word scripts read (down, up, steady...): keep it as it is.
-            tr("Week: {start} to {end}; trend {trend}", week),
-        ]
+        let weekLine =
+            switch summary.trend {
+            // TRANSLATORS: the last line of `w8 summary`: the week, and which way the weight went in it.
+            case .down: tr("Week: {start} to {end}; trend down", week)
+            case .up: tr("Week: {start} to {end}; trend up", week)
+            case .stable: tr("Week: {start} to {end}; trend stable", week)
+            // TRANSLATORS: the last line of `w8 summary`, for a week with too few weigh-ins to say.
+            case .unknown: tr("Week: {start} to {end}; trend unknown", week)
+            }
+        var lines = [notification.title, notification.body, weekLine]
         if let forecast = summary.trendAnalysis?.forecastDate {
             lines.append(tr("Forecast: at this rate you reach your goal on {day}.", ["day": dates.day(forecast)]))
         }
@@ -233,8 +237,23 @@ extension Presenter {
             ]
         }
         if upcoming.isEmpty { return [tr("No events enabled. See 'w8 config' for summary.* and reminders.*.")] }
-        return upcoming.map {
-            "\($0.kind.description.padded(toColumns: 10))  \(dates.short($0.date))"
+        return upcoming.map { "\(Self.eventName($0.kind).padded(toColumns: 10))  \(dates.short($0.date))" }
+    }
+
+    /// An event of `w8 schedule` in the user's language; `--json` names it by `EventKind.description`.
+    static func eventName(_ kind: EventKind) -> String {
+        switch kind {
+        // TRANSLATORS: the events of `w8 schedule`, before their next time: the weekly summary, then the reminders.
+        case .weeklySummary: tr("summary")
+        case .weighIn: tr("weigh-in")
+        // TRANSLATORS: `w8 schedule`: the reminder sent when no weigh-in was logged for a few days.
+        case .streak: tr("streak")
+        // TRANSLATORS: `w8 schedule`: the meal reminders.
+        case .meal(.breakfast): tr("breakfast")
+        case .meal(.lunch): tr("lunch")
+        case .meal(.dinner): tr("dinner")
+        // TRANSLATORS: `w8 schedule`: the reminder to drink water.
+        case .hydration: tr("hydration")
         }
     }
 }

@@ -806,11 +806,17 @@ class Accessibility:
         return None
 
     def tree(self, node, depth=0):
-        """node and its descendants: {"node", "role", "name", "extents", "children"}."""
+        """node and its descendants: {"node", "role", "name", "extents", "children"}. A descendant that goes away
+        while the tree is read (a popup closing: UnknownObject) is left out, as it is no longer on the screen."""
         entry = {"node": node, "role": self.role(node), "name": self.get(node, A11Y_ACCESSIBLE, "Name"),
                  "extents": self.extents(node), "children": []}
         if depth < 40:
-            entry["children"] = [self.tree(child, depth + 1) for child in self.children(node)]
+            for child in self.children(node):
+                try:
+                    entry["children"].append(self.tree(child, depth + 1))
+                except GLib.Error as error:
+                    if "UnknownObject" not in str(error):
+                        raise
         return entry
 
     def close(self):

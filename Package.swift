@@ -36,7 +36,7 @@ let package = Package(
         // libnotify's, GIO's and GLib's C API, loaded with dlopen when a notification is posted, closed or asked
         // about: the commands that post nothing never load libnotify, gdk-pixbuf, GIO and GLib; `add`, `edit` and
         // `rm` start that load before main (load_early.c, a start-up trick). Only W8Libnotify imports it.
-        .target(name: "CLibnotify", dependencies: ["CDynamicLibrary"]),
+        .target(name: "CLibnotify", dependencies: ["CDynamicLibrary", "CW8Linux"]),
         // What CCairo and CLibnotify share: a library's functions resolved with dlopen and dlsym, once per process.
         .target(name: "CDynamicLibrary", linkerSettings: [.linkedLibrary("dl")]),
         // The NotificationSink that posts real desktop notifications through libnotify, the one route to the server.

@@ -59,10 +59,12 @@ public struct EvaluationContext: Sendable {
 extension StoreTransaction {
     /// Runs the milestone rules after a change, inside the change's transaction: reads what they need, records
     /// what they decided, and claims the notification they chose. With `history` (an import), milestones the
-    /// current weight reached before today are recorded at its date and not notified.
-    func recordMilestones(context: EvaluationContext, rearm: Bool, entry: WeightEntry?, history: Bool = false)
-        throws -> RecordedChange
-    {
+    /// current weight reached before today are recorded at its date and not notified. `onClaim` is called once a
+    /// notification is claimed, before its text is written.
+    func recordMilestones(
+        context: EvaluationContext, rearm: Bool, entry: WeightEntry?, history: Bool = false,
+        onClaim: () -> Void = {}
+    ) throws -> RecordedChange {
         let snapshot = try snapshot(unit: context.settings.unit)
         var achievedAt = context.now
         if history, let current = snapshot.current?.date,
@@ -92,6 +94,7 @@ extension StoreTransaction {
                     MilestoneAchievement(type: type, progress: progress, at: achievedAt, notificationSent: notify))
                 recorded.append(achievement)
                 if notify, let id = achievement.id {
+                    onClaim()
                     // A notification is for people: the user's language, under --json too.
                     let notification = Localization.inUsersLanguage {
                         DesktopNotification.milestone(type, progress: progress)

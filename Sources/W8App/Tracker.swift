@@ -39,28 +39,20 @@ public struct Tracker: Sendable {
 
     /// Runs `change` in one write transaction, the milestone rules included: the entry and its achievements
     /// commit together, or neither does.
-    ///
-    /// Start-up trick for the bench row "w8 add posting a milestone / notify-send" (bench/README.md, "Start-up
-    /// tricks"): a change that claims a notification lets the sink start connecting before the commit's fsync.
-    func record<T>(
-        commit: Bool = true, _ change: (StoreTransaction) throws -> T, claimed: (T) -> RecordedChange
-    ) throws -> T {
-        try database.write(commit: commit) { transaction in
-            let result = try change(transaction)
-            if claimed(result).pending != nil { sink.prepare() }
-            return result
-        }
+    func record<T>(commit: Bool = true, _ change: (StoreTransaction) throws -> T) throws -> T {
+        try database.write(commit: commit, change)
     }
 
-    /// `record` for a change whose result is the change itself.
-    func record(_ change: (StoreTransaction) throws -> RecordedChange) throws -> RecordedChange {
-        try record(change, claimed: { $0 })
-    }
+    /// Start-up trick for the bench row "w8 add posting a milestone / notify-send" (bench/README.md, "Start-up
+    /// tricks"): the moment a change claims a notification, inside its transaction and before the notification's
+    /// text is written, the sink starts connecting (`NotificationSink.prepare`), during the commit's fsyncs.
+    private var connectOnClaim: () -> Void { { [sink] in sink.prepare() } }
 
     public func add(_ entry: WeightEntry) throws -> TrackerOutcome {
         let change = try record { transaction in
             let added = try transaction.saveEntry(entry, createdAt: context.now)
-            return try transaction.recordMilestones(context: context, rearm: true, entry: added)
+            return try transaction.recordMilestones(
+                context: context, rearm: true, entry: added, onClaim: connectOnClaim)
         }
         var outcome = deliver(change)
         if let warning = closeWeighInReminder(), outcome.warning == nil { outcome.warning = warning }
@@ -98,7 +90,8 @@ public struct Tracker: Sendable {
                 var importer = transaction.importer(
                     now: context.now, today: context.calendar.startOfDay(for: context.now))
                 try produce(&importer)
-                let change = try transaction.recordMilestones(context: context, rearm: true, entry: nil, history: true)
+                let change = try transaction.recordMilestones(
+                    context: context, rearm: true, entry: nil, history: true, onClaim: dryRun ? {} : connectOnClaim)
                 var result = ImportResult(
                     added: importer.added, present: importer.present,
                     achievementsRestored: importer.achievementsRestored,
@@ -106,7 +99,7 @@ public struct Tracker: Sendable {
                 (result.activityAdded, result.activityPresent) = (importer.activityAdded, importer.activityPresent)
                 (result.intakeAdded, result.intakePresent) = (importer.intakeAdded, importer.intakePresent)
                 return result
-            }, claimed: { $0.change })
+            })
         guard !dryRun else { return (result, TrackerOutcome(change: result.change, notified: nil, warning: nil)) }
         var outcome = deliver(result.change)
         if result.addedToday, let warning = closeWeighInReminder(), outcome.warning == nil { outcome.warning = warning }
@@ -118,7 +111,8 @@ public struct Tracker: Sendable {
         deliver(
             try record { transaction in
                 let edited = try transaction.updateEntry(id: id, edit)
-                return try transaction.recordMilestones(context: context, rearm: true, entry: edited)
+                return try transaction.recordMilestones(
+                    context: context, rearm: true, entry: edited, onClaim: connectOnClaim)
             })
     }
 
@@ -127,7 +121,8 @@ public struct Tracker: Sendable {
         deliver(
             try record { transaction in
                 let removed = try transaction.removeEntry(id: id)
-                return try transaction.recordMilestones(context: context, rearm: true, entry: removed)
+                return try transaction.recordMilestones(
+                    context: context, rearm: true, entry: removed, onClaim: connectOnClaim)
             })
     }
 
@@ -143,9 +138,10 @@ public struct Tracker: Sendable {
                     weight, at: date, previous: try transaction.goal(), anchoring: anchoring)
                 try transaction.saveGoal(goal)
                 if newJourney { try transaction.rearmAllMilestones() }
-                let change = try transaction.recordMilestones(context: context, rearm: newJourney, entry: nil)
+                let change = try transaction.recordMilestones(
+                    context: context, rearm: newJourney, entry: nil, onClaim: connectOnClaim)
                 return (goal: goal, newJourney: newJourney, change: change)
-            }, claimed: { $0.change })
+            })
         return (goal, newJourney, deliver(change))
     }
 

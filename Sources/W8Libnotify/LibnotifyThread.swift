@@ -73,27 +73,46 @@ final class LibnotifyThread: Sendable {
         if mustStart { startThread() }
     }
 
+    /// Runs the thread's loop on the libnotify thread `add`, `edit` and `rm` started before `main`
+    /// (`clibnotify_thread_take`, load_early.c), or else on a new thread.
     private func startThread() {
-        let thread = Thread { [self] in
-            // `run` loaded libnotify before it started the thread; after `prepare`, loading is the thread's work.
-            // When it fails, `run` fails the same way before it queues a job, so none is left waiting.
-            guard clibnotify_load() == 0 else { return }
-            var context = LibnotifyContext()
-            let mainContext = g_main_context_default()
-            while true {
-                let job = state.withLock { $0.jobs.isEmpty ? nil : $0.jobs.removeFirst() }
-                guard let job else {
-                    // Dispatches D-Bus signals (ActionInvoked); returns early when a job is queued.
-                    _ = g_main_context_iteration(mainContext, 1)
-                    continue
-                }
-                job(&context)
-                state.withLock { $0.overdue = false }
-            }
-        }
+        let loop = Unmanaged.passRetained(Loop { [self] in runLoop() })
+        let taken = clibnotify_thread_take(
+            { context in
+                Unmanaged<Loop>.fromOpaque(context!).takeRetainedValue().body()
+                return nil
+            }, loop.toOpaque())
+        if taken == 0 { return }
+        loop.release()
+        let thread = Thread { [self] in runLoop() }
         thread.name = "w8.libnotify"
         thread.start()
     }
+
+    private func runLoop() {
+        // `run` loaded libnotify before it started the thread; after `prepare`, loading is the thread's work.
+        // When it fails, `run` fails the same way before it queues a job, so none is left waiting.
+        guard clibnotify_load() == 0 else { return }
+        var context = LibnotifyContext()
+        let mainContext = g_main_context_default()
+        while true {
+            let job = state.withLock { $0.jobs.isEmpty ? nil : $0.jobs.removeFirst() }
+            guard let job else {
+                // Dispatches D-Bus signals (ActionInvoked); returns early when a job is queued.
+                _ = g_main_context_iteration(mainContext, 1)
+                continue
+            }
+            job(&context)
+            state.withLock { $0.overdue = false }
+        }
+    }
+}
+
+/// The thread's loop, handed to C as a context.
+private final class Loop: Sendable {
+    let body: @Sendable () -> Void
+
+    init(_ body: @escaping @Sendable () -> Void) { self.body = body }
 }
 
 /// The outcome of one job, handed from the libnotify thread to the caller waiting for it.

@@ -176,7 +176,7 @@ public struct Runtime: Sendable {
     }
 
     public func tracker(settings: Settings, database: AppDatabase) -> Tracker {
-        Tracker(
+        return Tracker(
             database: database, sink: sink(),
             context: EvaluationContext(now: now, calendar: calendar, settings: settings),
             statusBar: statusBar(settings))

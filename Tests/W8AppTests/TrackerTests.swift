@@ -109,6 +109,16 @@ final class PreparingSink: NotificationSink, @unchecked Sendable {
         // A change that claims nothing tells it nothing.
         _ = try tracker(at: next).add(WeightEntry(weight: Weight(188, .lb), date: next.addingTimeInterval(60)))
         #expect(preparing.achievementsSeen == [0])
+
+        // An import of a weight that crosses 50% claims the notification: told once for real, never for a dry run,
+        // which posts nothing.
+        let later = calendar.date(2026, 11, 16, 7)
+        for dryRun in [true, false] {
+            _ = try tracker(at: later).importEntries(dryRun: dryRun) { importer in
+                _ = try importer.add(WeightEntry(weight: Weight(179, .lb), date: later))
+            }
+        }
+        #expect(preparing.achievementsSeen == [0, 1])
     }
 
     @Test("Logging a weight closes the weigh-in reminder on screen, once")

@@ -60,8 +60,15 @@ int cw8_sigrtmin(void);
 
 /// Starts a thread running `body(context)` on any CPU this process may use except the one the caller runs on, and
 /// stores its handle in `thread` (thread_elsewhere.c): a new thread otherwise waits behind its busy creator. Fails
-/// with EAGAIN when there is no other CPU, where a second thread would only take turns with the first.
+/// with EAGAIN when there is no other CPU, where a second thread would only take turns with the first. The first
+/// call runs `body` on the thread `cw8_thread_prestart` parked, if there is one, moved off the caller's CPU.
 int cw8_thread_start_elsewhere(void *(*body)(void *), void *context, uint64_t *thread);
+
+/// Starts a thread that waits, parked, for the first `cw8_thread_start_elsewhere` to give it its body, so that that
+/// call creates no thread: for a process that is about to `dlopen` on another thread (CLibnotify's load_early.c).
+/// While `dlopen` maps and relocates libraries it holds the loader's TLS lock, which every `pthread_create` waits
+/// for. Fails with EEXIST when a thread is already parked.
+int cw8_thread_prestart(void);
 
 /// `pthread_join(thread, NULL)` for a thread of `cw8_thread_start_elsewhere`.
 int cw8_thread_join(uint64_t thread);

@@ -32,13 +32,19 @@ import W8TestSupport
         return "files " + one(path) + " " + one(path + "-wal")
     }
 
-    @Test func aStampRecordedAfterTheLastWriteIsKeptByTheClose() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
+    /// A new database with one entry written, then the stamp recorded, as a posting add leaves it before it waits.
+    func writtenAndStamped(in directory: TemporaryDirectory) throws -> (String, AppDatabase) {
         let path = directory.appending("w8trackr/w8trackr.sqlite")
         let database = try AppDatabase.open(at: path)
         _ = try database.addEntry(WeightEntry(weight: Weight(180, .lb), date: Date()))
         database.recordIntegrityStamp()
+        return (path, database)
+    }
+
+    @Test func aStampRecordedAfterTheLastWriteIsKeptByTheClose() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let (path, database) = try writtenAndStamped(in: directory)
         let recorded = try stamp(path)
         #expect(recorded.files == describe(path))
 
@@ -51,10 +57,7 @@ import W8TestSupport
     @Test func aWriteAfterTheStampMakesTheCloseRecordItAgain() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let path = directory.appending("w8trackr/w8trackr.sqlite")
-        let database = try AppDatabase.open(at: path)
-        _ = try database.addEntry(WeightEntry(weight: Weight(180, .lb), date: Date()))
-        database.recordIntegrityStamp()
+        let (path, database) = try writtenAndStamped(in: directory)
         let recorded = try stamp(path)
         // As after a post that failed: the milestone's flag is written back.
         _ = try database.addEntry(WeightEntry(weight: Weight(179, .lb), date: Date().addingTimeInterval(60)))

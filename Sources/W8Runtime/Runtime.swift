@@ -126,6 +126,15 @@ public struct Runtime: Sendable {
         return database
     }
 
+    /// Closes every database a runtime of this process opened, once the command is done: SQLite checkpoints the
+    /// WAL as when the process ended with them open, and a database this process checked and wrote to gets its
+    /// integrity stamp (`IntegrityStamp`), so that the next changing command skips the whole-file check. Before,
+    /// only `add`, `edit` and `rm` (`closeDatabases()`) recorded it, and an add after `w8 drink` or `w8 goal`
+    /// paid the check (`IntegrityStampTests.everyChangingCommandLeavesAStamp`).
+    public static func closeOpenDatabases() {
+        for database in OpenedDatabases.process.takeAll() { try? database.close() }
+    }
+
     /// Waits for the database the runtime started opening and closes it unused, as it found it: for a command
     /// that ends before it needs it, refused for its settings or its input.
     public func abandonPrefetch() {
@@ -141,6 +150,7 @@ public struct Runtime: Sendable {
     public func closeDatabases() {
         abandonPrefetch()
         for database in opened.all { try? database.close(checkpoint: false) }
+        OpenedDatabases.process.removeAll()
     }
 
     /// Formats for the terminal and JSON, in the preferred unit and the local time zone.
@@ -216,11 +226,26 @@ public struct Runtime: Sendable {
 
 /// The databases a runtime opened, shared by its copies.
 private final class OpenedDatabases: @unchecked Sendable {
+    /// Those of every runtime of this process not closed yet, for `Runtime.closeOpenDatabases()`.
+    static let process = OpenedDatabases()
+
     private let lock = NSLock()
     private var databases: [AppDatabase] = []
     private var pending: DatabasePrefetch?
 
-    func append(_ database: AppDatabase) { lock.withLock { databases.append(database) } }
+    func append(_ database: AppDatabase) {
+        lock.withLock { databases.append(database) }
+        if self !== Self.process { Self.process.append(database) }
+    }
+
+    func takeAll() -> [AppDatabase] {
+        lock.withLock {
+            defer { databases = [] }
+            return databases
+        }
+    }
+
+    func removeAll() { lock.withLock { databases = [] } }
 
     /// Keeps the database being opened on a second thread until `takePrefetch()` hands it over.
     func hold(_ prefetch: DatabasePrefetch?) { lock.withLock { pending = prefetch } }

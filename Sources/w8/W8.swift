@@ -35,6 +35,7 @@ struct W8: ParsableCommand {
             }
             var command = try parseAsRoot(Self.arguments(arguments))
             try command.run()
+            Runtime.closeOpenDatabases()
             flushStandardOutput()
         }
         do {

@@ -53,6 +53,21 @@ import W8TestSupport
         expectOneLine(try w8.run("add", "180"), status: 74, containing: ["damaged"])
     }
 
+    /// Every command that changes the database leaves a stamp that describes it, not only `add`, `edit` and `rm`:
+    /// an add after `w8 drink` or `w8 goal` skips the check. Shown the way the first test shows it: damage that
+    /// keeps the files' times is not looked for while the stamp holds.
+    @Test(arguments: [["drink", "250"], ["goal", "170"], ["steps", "4000"]])
+    func everyChangingCommandLeavesAStamp(_ command: [String]) throws {
+        let w8 = try W8Sandbox()
+        try w8.seed(2000)
+        #expect(try w8.run("add", "182").status == 0)
+        let changed = try w8.run(command)
+        #expect(changed.status == 0, "\(changed.stderr)")
+        try damage(w8, keepTimes: true)
+        let skipped = try w8.run("add", "181")
+        #expect(skipped.status == 0, "the add after \(command[0]) checked the file: \(skipped.stderr)")
+    }
+
     @Test func filesChangedSinceTheStampAreChecked() throws {
         let w8 = try W8Sandbox()
         try w8.seed(2000)

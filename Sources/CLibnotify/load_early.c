@@ -20,37 +20,18 @@
 // loader lock the thread's dlopen holds.
 extern char *swift_copyAuxiliaryExecutablePath(const char *name);
 
-static struct {
-    pthread_mutex_t lock;
-    pthread_cond_t given;
-    int started, taken;
-    void *(*body)(void *);
-    void *context;
-} early = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, NULL, NULL};
-
-static void *early_main(void *unused) {
-    (void)unused;
+static void early_load(void) {
     pthread_setname_np(pthread_self(), "w8.libnotify");
     clibnotify_load();
-    pthread_mutex_lock(&early.lock);
-    while (early.body == NULL) pthread_cond_wait(&early.given, &early.lock);
-    void *(*body)(void *) = early.body;
-    void *context = early.context;
-    pthread_mutex_unlock(&early.lock);
-    return body(context);
 }
 
+static struct cw8_parked early = CW8_PARKED(early_load);
+
 int clibnotify_thread_take(void *(*body)(void *), void *context) {
-    pthread_mutex_lock(&early.lock);
-    int taken = early.started && !early.taken;
-    if (taken) {
-        early.taken = 1;
-        early.body = body;
-        early.context = context;
-        pthread_cond_signal(&early.given);
-    }
-    pthread_mutex_unlock(&early.lock);
-    return taken ? 0 : -1;
+    pthread_t thread;
+    if (cw8_parked_claim(&early, &thread) != 0) return -1;
+    cw8_parked_give(&early, body, context);
+    return 0;
 }
 
 __attribute__((constructor)) static void clibnotify_start_early(int argc, char **argv, char **envp) {
@@ -60,13 +41,6 @@ __attribute__((constructor)) static void clibnotify_start_early(int argc, char *
     }
     free(swift_copyAuxiliaryExecutablePath("swift-backtrace"));
     (void)cw8_thread_prestart();  // if it fails, DatabasePrefetch creates its thread itself
-    pthread_attr_t attributes;
-    pthread_t thread;
-    if (pthread_attr_init(&attributes) != 0) return;
-    pthread_attr_setdetachstate(&attributes, PTHREAD_CREATE_DETACHED);
     // If it fails, the first post loads libnotify, and LibnotifyThread starts a thread of its own.
-    pthread_mutex_lock(&early.lock);
-    if (pthread_create(&thread, &attributes, early_main, NULL) == 0) early.started = 1;
-    pthread_mutex_unlock(&early.lock);
-    pthread_attr_destroy(&attributes);
+    (void)cw8_parked_start(&early, 1);
 }

@@ -3,56 +3,21 @@
 #include "cw8linux.h"
 
 #include <errno.h>
-#include <pthread.h>
 #include <sched.h>
 
-// The thread `cw8_thread_prestart` started, parked until the first `cw8_thread_start_elsewhere` gives it its body
-// (set once, under `lock`).
-static struct {
-    pthread_mutex_t lock;
-    pthread_cond_t given;
-    int started, taken;
-    pthread_t thread;
-    void *(*body)(void *);
-    void *context;
-} parked = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, 0, NULL, NULL};
+// The thread `cw8_thread_prestart` started, parked until the first `cw8_thread_start_elsewhere` gives it its body.
+static struct cw8_parked parked = CW8_PARKED(NULL);
 
-static void *parked_main(void *unused) {
-    (void)unused;
-    pthread_mutex_lock(&parked.lock);
-    while (parked.body == NULL) pthread_cond_wait(&parked.given, &parked.lock);
-    void *(*body)(void *) = parked.body;
-    void *context = parked.context;
-    pthread_mutex_unlock(&parked.lock);
-    return body(context);
-}
-
-int cw8_thread_prestart(void) {
-    pthread_mutex_lock(&parked.lock);
-    int failure = parked.started ? EEXIST : pthread_create(&parked.thread, NULL, parked_main, NULL);
-    if (failure == 0) parked.started = 1;
-    pthread_mutex_unlock(&parked.lock);
-    if (failure != 0) {
-        errno = failure;
-        return -1;
-    }
-    return 0;
-}
+int cw8_thread_prestart(void) { return cw8_parked_start(&parked, 0); }
 
 /// Gives `body` to the parked thread, moved to `allowed` first; false when there is none to give it to.
 static int give_to_parked(void *(*body)(void *), void *context, const cpu_set_t *allowed, uint64_t *thread) {
-    pthread_mutex_lock(&parked.lock);
-    int given = parked.started && !parked.taken;
-    if (given) {
-        parked.taken = 1;
-        (void)pthread_setaffinity_np(parked.thread, sizeof *allowed, allowed);  // if it fails, it runs anywhere
-        parked.body = body;
-        parked.context = context;
-        *thread = (uint64_t)parked.thread;
-        pthread_cond_signal(&parked.given);
-    }
-    pthread_mutex_unlock(&parked.lock);
-    return given;
+    pthread_t claimed;
+    if (cw8_parked_claim(&parked, &claimed) != 0) return 0;
+    (void)pthread_setaffinity_np(claimed, sizeof *allowed, allowed);  // if it fails, it runs anywhere
+    *thread = (uint64_t)claimed;
+    cw8_parked_give(&parked, body, context);
+    return 1;
 }
 
 int cw8_thread_start_elsewhere(void *(*body)(void *), void *context, uint64_t *thread) {

@@ -4,6 +4,7 @@
 // returns -1 and sets errno on failure, like the call it wraps, so Swift reads errno the same way for all of them.
 #pragma once
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -69,6 +70,29 @@ int cw8_thread_start_elsewhere(void *(*body)(void *), void *context, uint64_t *t
 /// While `dlopen` maps and relocates libraries it holds the loader's TLS lock, which every `pthread_create` waits
 /// for. Fails with EEXIST when a thread is already parked.
 int cw8_thread_prestart(void);
+
+/// A thread started before it is needed (parked_thread.c): it runs `first`, if any, then waits for the body that
+/// `cw8_parked_give` hands it, once. Initialise with `CW8_PARKED(first)`; only C uses it.
+struct cw8_parked {
+    pthread_mutex_t lock;
+    pthread_cond_t given;
+    void (*first)(void);
+    int started, claimed;
+    pthread_t thread;
+    void *(*body)(void *);
+    void *context;
+};
+#define CW8_PARKED(first_function) \
+    {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, (first_function), 0, 0, 0, NULL, NULL}
+
+/// Starts the thread, joinable or detached. Fails with EEXIST when it was started already.
+int cw8_parked_start(struct cw8_parked *parked, int detached);
+
+/// Claims the started thread for one caller, and says which it is: 0, or -1 when it never started or was claimed.
+int cw8_parked_claim(struct cw8_parked *parked, pthread_t *thread);
+
+/// Gives the claimed thread its body: it runs `body(context)` once `first` is done.
+void cw8_parked_give(struct cw8_parked *parked, void *(*body)(void *), void *context);
 
 /// `pthread_join(thread, NULL)` for a thread of `cw8_thread_start_elsewhere`.
 int cw8_thread_join(uint64_t thread);

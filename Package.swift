@@ -43,8 +43,8 @@ let package = Package(
         .target(name: "W8Libnotify", dependencies: ["W8Core", "W8Text", "CLibnotify"]),
         // Linux calls Glibc's Swift module does not export (timerfd, signalfd, eventfd, inotify, the signal mask,
         // SIGRTMIN) and stdout's flush, as small C wrappers; and one start-up trick in a file of its own, a thread
-        // started on another CPU, or parked before main for that (thread_elsewhere.c; bench/README.md, "Start-up
-        // tricks").
+        // started on another CPU, or parked before main for that (thread_elsewhere.c, parked_thread.c;
+        // bench/README.md, "Start-up tricks").
         .target(name: "CW8Linux"),
         // gettext's calls (libintl.h, which Glibc's Swift module does not export) and the locale's day, month and
         // decimal-separator data, as small C functions; W8Text is their Swift face: tr, trn and the locale's names.

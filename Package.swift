@@ -10,10 +10,14 @@ let package = Package(
         // For the fuzz targets in Fuzz/, a package of their own: they read the files people import through W8Formats.
         .library(name: "W8Formats", targets: ["W8Formats"]),
     ],
+    // Pinned with `exact:`, as an application pins what it ships: Package.resolved cannot be committed here (the
+    // local package mirror's commit ids are not GitHub's), and with `from:` the .deb, the bench and CI could each
+    // resolve another GRDB, argument parser or swift-system than the one the tests passed with. A new version is
+    // taken on purpose, here, with the tests run on it.
     dependencies: [
-        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-system", exact: "1.8.1"),
     ],
     targets: [
         // Pure domain: entries, units, goals, progress, milestones, intake, settings, the chart's picture.

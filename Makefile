@@ -45,13 +45,20 @@ INSTALLED := $(BINDIR)/w8 $(addprefix $(USERUNITDIR)/,$(UNITS)) $(DATADIR)/appli
 # The one place the version lives is Sources/w8/W8.swift (`w8 --version`); the packaging recipes are checked against it.
 VERSION := $(shell sed -n 's/^ *static let version = "\(.*\)"$$/\1/p' Sources/w8/W8.swift)
 
-.PHONY: all deps build run catalogs pot po-update test test-desktops soak bench clean release install install-files uninstall dist deb rpm packaging-test format \
+.PHONY: all deps test-deps build run catalogs pot po-update test test-clock-moved test-desktops soak bench clean release install install-files uninstall dist deb rpm packaging-test format \
 	lint fuzz fuzz-smoke fuzz-build test-sanitize test-tsan
 
 all: build
 
+# What building and running w8 needs (make build, run and install): C headers, pkg-config, msgfmt; no test server,
+# no locale generated, no account created.
 deps:
 	./scripts/install-deps
+
+# That and the test lab (make test, test-desktops, soak, bench): the notification servers and desktops, the
+# packaging tools, libfaketime, the tests' locales and, as root, the test user w8test.
+test-deps:
+	./scripts/install-deps --tests
 
 build: deps
 	$(SWIFT) build -c $(CONFIG) --product w8
@@ -137,18 +144,26 @@ TEST_ENV := env -u LANGUAGE -u LC_ALL -u LC_MESSAGES -u LC_TIME -u LC_NUMERIC -u
 
 # Builds everything and runs every test: domain, store, the built CLI, real notifications through dunst,
 # xfce4-notifyd, notification-daemon and mako (and waybar) on private buses and displays, then the .deb and the
-# install layout. As root, the sway side runs as the user w8test that `deps` creates.
-test: deps catalogs
+# install layout. As root, the sway side runs as the user w8test that `test-deps` creates.
+test: test-deps catalogs
 	$(SWIFT) build --build-tests
 	# The waiter's timing tests get a process of their own: the CLI tests block the 2-core test thread pool.
 	$(TEST_ENV) $(SWIFT) test --skip-build --filter W8SchedulerTests
 	$(TEST_ENV) $(SWIFT) test --skip-build --skip W8SchedulerTests
 	$(MAKE) packaging-test
 
+# The suites that start w8 (W8CLITests: the only ones), again on a clock moved more than a year ahead, to a leap day
+# that is also a Tuesday like the default (Tests/W8TestHarness/TestClock.swift): every w8 they start runs on the
+# test's clock, and no expectation may depend on the day the suite runs. CI runs it after make test.
+MOVED_CLOCK ?= 2028-02-29 12:00:00
+test-clock-moved: test-deps catalogs
+	$(SWIFT) build --build-tests
+	W8_TEST_CLOCK="$(MOVED_CLOCK)" $(TEST_ENV) $(SWIFT) test --skip-build --filter W8CLITests
+
 # The desktops alone (make test runs them too): GNOME Shell, KDE Plasma, lxqt-notificationd, swaync, xfce4-notifyd,
 # notification-daemon, mako and dunst, each headless on private buses, and the units under a real systemd user
 # manager. About 6 minutes.
-test-desktops: deps catalogs
+test-desktops: test-deps catalogs
 	$(SWIFT) build --build-tests
 	$(TEST_ENV) $(SWIFT) test --skip-build --filter 'DesktopTests|UserManagerTests|ReminderButtonTests'
 
@@ -156,7 +171,7 @@ test-desktops: deps catalogs
 # 8 writers x 200 adds beside the daemon and a 60,000-row import (`make test` runs 20 rounds and 8 x 12). Shows a
 # progress line every 10 rounds as it goes (the tests write them to stderr; everything is also in .build/soak.log),
 # then the figures: rounds, rows, seconds, w8 runs and rows per second, and the seeds (W8_SEED=N repeats a run).
-soak: deps catalogs
+soak: test-deps catalogs
 	$(SWIFT) build --build-tests
 	@start=$$(date +%s); : > .build/soak.log; \
 	W8_SOAK=1 W8_SOAK_LOG=$(CURDIR)/.build/soak.log \
@@ -172,7 +187,7 @@ packaging-test: deb
 
 # Ratios against peers measured in the same run, of the binary that is installed (the release build, stripped), as
 # ONE table against the issue's bars (bench/README.md says what each row measures and where the time goes).
-bench: deps catalogs
+bench: test-deps catalogs
 	$(MAKE) release
 	./bench/all.sh $(PKG_BIN)
 
@@ -201,7 +216,9 @@ fuzz-smoke: fuzz-build
 # reports to SANITIZER_REPORTS, which must stay empty; W8_TEST_TIME_SCALE widens the tests' timing bounds for
 # instrumented binaries.
 SANITIZER_REPORTS = $(CURDIR)/.build-sanitizer-reports
-SANITIZER_ENV = $(TEST_ENV) W8_TEST_TIME_SCALE=4 \
+# W8_TEST_CLOCK=real: the instrumented w8 runs on the real clock, without libfaketime's preload (see FAKETIME_TESTS);
+# the tests derive their days from TestClock, which then reads the real one.
+SANITIZER_ENV = $(TEST_ENV) W8_TEST_TIME_SCALE=4 W8_TEST_CLOCK=real \
 	ASAN_OPTIONS=detect_leaks=0:suppressions=$(CURDIR)/Tests/Support/asan.supp:log_path=$(SANITIZER_REPORTS)/asan \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:log_path=$(SANITIZER_REPORTS)/ubsan \
 	TSAN_OPTIONS=halt_on_error=1:log_path=$(SANITIZER_REPORTS)/tsan

@@ -265,27 +265,18 @@ public struct Systemctl: SystemctlRunning {
         let path = (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map { $0 + "/systemctl" }
             .first { FileManager.default.isExecutableFile(atPath: $0) }
         guard let path else { return .failure(SystemctlFailure(tr("systemctl is not installed or not in $PATH"))) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = ["--user"] + arguments
-        process.environment = environment
-        let output = Pipe()
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = output
-        process.standardError = errorsToo ? output : FileHandle.nullDevice
+        let run: ProgramRun
         do {
-            try process.run()
+            run = try runProgram(path, ["--user"] + arguments, environment: environment, errorsToo: errorsToo)
         } catch {
             return .failure(
                 SystemctlFailure(
                     tr("cannot run {path}: {reason}", ["path": path, "reason": error.localizedDescription])))
         }
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        if process.terminationReason == .exit && process.terminationStatus == 0 { return .success(text) }
+        if run.succeeded { return .success(run.output) }
         let firstLine =
-            text.split(separator: "\n").first.map(String.init)
-            ?? tr("exit status {status}", ["status": process.terminationStatus])
+            run.output.split(separator: "\n").first.map(String.init)
+            ?? tr("exit status {status}", ["status": run.exitStatus ?? 128 + (run.signal ?? 0)])
         return .failure(SystemctlFailure("systemctl --user \(arguments.first ?? ""): \(firstLine)"))
     }
 }

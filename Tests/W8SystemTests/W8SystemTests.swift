@@ -167,3 +167,43 @@ import W8TestSupport
         #expect(FileManager.default.fileExists(atPath: path + "/inside"))
     }
 }
+
+/// `runProgram`: posix_spawn and waitpid, the output read to its end, and how the program ended.
+@Suite struct ProgramRunTests {
+    @Test func itsOutputAndExitStatus() throws {
+        let script = "echo out; echo err >&2; exit 3"
+        let quiet = try runProgram("/bin/sh", ["-c", script], environment: [:], errorsToo: false)
+        #expect(quiet == ProgramRun(exitStatus: 3, signal: nil, output: "out\n"))
+        #expect(!quiet.succeeded)
+        let both = try runProgram("/bin/sh", ["-c", script], environment: [:], errorsToo: true)
+        #expect(both.output == "out\nerr\n")
+    }
+
+    @Test func exactlyTheEnvironmentGiven() throws {
+        let run = try runProgram("/usr/bin/env", [], environment: ["W8_ONE": "1"], errorsToo: false)
+        #expect(run == ProgramRun(exitStatus: 0, signal: nil, output: "W8_ONE=1\n"))
+    }
+
+    /// The child starts with no signal blocked, whatever the calling thread blocks (the daemon's blocks SIGTERM).
+    @Test func theChildBlocksNoSignalThoughTheCallerDoes() throws {
+        var term = sigset_t()
+        sigemptyset(&term)
+        sigaddset(&term, SIGTERM)
+        var old = sigset_t()
+        pthread_sigmask(SIG_BLOCK, &term, &old)
+        defer { pthread_sigmask(SIG_SETMASK, &old, nil) }
+        let run = try runProgram("/bin/grep", ["SigBlk", "/proc/self/status"], environment: [:], errorsToo: false)
+        #expect(run.output == "SigBlk:\t0000000000000000\n", "\(run)")
+    }
+
+    @Test func aSignalThatEndsItIsReported() throws {
+        let run = try runProgram("/bin/sh", ["-c", "kill -TERM $$"], environment: [:], errorsToo: false)
+        #expect(run.signal == SIGTERM && run.exitStatus == nil, "\(run)")
+    }
+
+    @Test func aProgramThatIsNotThereIsTheSpawnsError() {
+        #expect(throws: SystemCallError("posix_spawn", path: "/nonexistent/w8", errno: Errno(rawValue: ENOENT))) {
+            try runProgram("/nonexistent/w8", [], environment: [:], errorsToo: false)
+        }
+    }
+}

@@ -3,6 +3,10 @@ import Testing
 import W8Core
 import W8TestHarness
 
+/// The day this file's history is told from: the test clock's Monday, on or before its start, so that
+/// its weekday is the one the expectations were written for.
+private let monday = TestClock.daysBack(to: 2)
+
 /// The contract of `w8 steps`, `w8 activity`, `activity.step_goal` and the steps of `w8 today`, on the built
 /// binary at noon on a fixed day.
 @Suite struct ActivityCLITests {
@@ -18,27 +22,29 @@ import W8TestHarness
 
     @Test func aNewManualTotalForTheDayReplacesTheOld() throws {
         let w8 = try W8Sandbox()
-        #expect(try at(w8, "steps", "6500").stdout == "Recorded 6500 steps for Mon 23 Nov 2026.\n")
+        #expect(try at(w8, "steps", "6500").stdout == "Recorded 6500 steps for \(TestClock.shown(monday)).\n")
 
-        let again = try at(w8, "steps", "7200", "--date", "2026-11-23")
+        let again = try at(w8, "steps", "7200", "--date", "\(TestClock.day(monday))")
 
-        #expect(again.stdout == "Recorded 7200 steps for Mon 23 Nov 2026 (replacing 6500).\n")
+        #expect(again.stdout == "Recorded 7200 steps for \(TestClock.shown(monday)) (replacing 6500).\n")
         #expect(again.stderr.isEmpty)
-        try at(w8, "steps", "300", "--date", "2026-11-21")
+        try at(w8, "steps", "300", "--date", "\(TestClock.day(monday - 2))")
         #expect(
             try at(w8, "activity").stdout == """
-                Mon 23 Nov 2026  7200 steps
-                Sat 21 Nov 2026  300 steps
+                \(TestClock.shown(monday))  7200 steps
+                \(TestClock.shown(monday - 2))  300 steps
 
                 """)
-        let rows = try #require(try w8.json("activity", "--json") as? [[String: Any]])
+        // On the same clock as the rest: `w8 activity` counts its 7 days back from the clock's day.
+        let rows = try #require(
+            try JSONSerialization.jsonObject(with: Data(at(w8, "activity", "--json").stdout.utf8)) as? [[String: Any]])
         #expect(rows.map { $0["steps"] as? Int } == [7200, 300])
         // The day as `activity --json` shows it, and what it replaced.
         let json = try at(w8, "steps", "8000", "--json").stdout
         #expect(
             json == """
                 {
-                  "date": "2026-11-23",
+                  "date": "\(TestClock.day(monday))",
                   "steps": 8000,
                   "distance_m": 0,
                   "replaced_steps": 7200
@@ -49,13 +55,13 @@ import W8TestHarness
 
     @Test func theActivityLogGoesOutAsCSVAndThroughTheBackupIntoAnotherHome() throws {
         let w8 = try W8Sandbox()
-        try at(w8, "steps", "7200", "--date", "2026-11-21")
-        try at(w8, "steps", "300", "--date", "2026-11-23")
+        try at(w8, "steps", "7200", "--date", "\(TestClock.day(monday - 2))")
+        try at(w8, "steps", "300", "--date", "\(TestClock.day(monday))")
         #expect(
             try at(w8, "export", "--activity").stdout == """
                 date,source,steps,distance_m
-                2026-11-21,manual,7200,0
-                2026-11-23,manual,300,0
+                \(TestClock.day(monday - 2)),manual,7200,0
+                \(TestClock.day(monday)),manual,300,0
 
                 """)
         let backup = w8.root.appendingPathComponent("backup.json").path
@@ -77,8 +83,8 @@ import W8TestHarness
         #expect(
             try at(w8, "activity").stdout
                 == "No steps recorded in those days. Record a day's total with 'w8 steps 8000'.\n")
-        try at(w8, "steps", "12000", "--date", "2026-11-16")  // 8 days back: outside the default 7
-        try at(w8, "steps", "4000", "--date", "2026-11-17")
+        try at(w8, "steps", "12000", "--date", "\(TestClock.day(monday - 7))")  // 8 days back: outside the default 7
+        try at(w8, "steps", "4000", "--date", "\(TestClock.day(monday - 6))")
         try at(w8, "steps", "9001")
 
         let run = try at(w8, "activity", "--json")
@@ -87,12 +93,12 @@ import W8TestHarness
             run.stdout == """
                 [
                   {
-                    "date": "2026-11-23",
+                    "date": "\(TestClock.day(monday))",
                     "steps": 9001,
                     "distance_m": 0
                   },
                   {
-                    "date": "2026-11-17",
+                    "date": "\(TestClock.day(monday - 6))",
                     "steps": 4000,
                     "distance_m": 0
                   }
@@ -100,8 +106,11 @@ import W8TestHarness
 
                 """)
         let month = try #require(try at(w8, "activity", "--days", "30", "--json").json() as? [[String: Any]])
-        #expect(month.map { $0["date"] as? String } == ["2026-11-23", "2026-11-17", "2026-11-16"])
-        #expect(try at(w8, "activity", "--days", "1").stdout == "Mon 23 Nov 2026  9001 steps\n")
+        #expect(
+            month.map { $0["date"] as? String } == [
+                "\(TestClock.day(monday))", "\(TestClock.day(monday - 6))", "\(TestClock.day(monday - 7))",
+            ])
+        #expect(try at(w8, "activity", "--days", "1").stdout == "\(TestClock.shown(monday))  9001 steps\n")
     }
 
     @Test func todayJSONAddsStepsStepGoalAndDistanceAfterTheIntakeKeys() throws {
@@ -125,7 +134,8 @@ import W8TestHarness
             ])
         #expect(run.stdout.hasSuffix("  \"steps\": 6000,\n  \"step_goal\": 8000,\n  \"distance_m\": 0\n}\n"))
         // Another day: its own steps, none here.
-        let yesterday = try #require(try at(w8, "today", "--date", "2026-11-22", "--json").json() as? [String: Any])
+        let yesterday = try #require(
+            try at(w8, "today", "--date", "\(TestClock.day(monday - 1))", "--json").json() as? [String: Any])
         #expect(yesterday["steps"] as? Int == 0)
     }
 
@@ -149,8 +159,8 @@ import W8TestHarness
         let empty = try #require(try at(w8, "summary", "--json").json() as? [String: Any])
         #expect(empty["avg_steps_per_day"] is NSNull)
 
-        try at(w8, "steps", "9000", "--date", "2026-11-16")  // the 8th day back: not in the week
-        try at(w8, "steps", "7000", "--date", "2026-11-17")
+        try at(w8, "steps", "9000", "--date", "\(TestClock.day(monday - 7))")  // the 8th day back: not in the week
+        try at(w8, "steps", "7000", "--date", "\(TestClock.day(monday - 6))")
         try at(w8, "steps", "7000")
         let summary = try #require(try at(w8, "summary", "--json").json() as? [String: Any])
 
@@ -177,7 +187,8 @@ import W8TestHarness
         "Bad input exits 65 with one stderr line naming the value, and writes nothing",
         arguments: [
             (["steps", "-5"], "'-5'"), (["steps", "abc"], "'abc'"), (["steps", "200001"], "'200001'"),
-            (["steps", "8000.5"], "'8000.5'"), (["steps", "100", "--date", "2026-11-24"], "'2026-11-24'"),
+            (["steps", "8000.5"], "'8000.5'"),
+            (["steps", "100", "--date", "\(TestClock.day(monday + 1))"], "'\(TestClock.day(monday + 1))'"),
             (["steps", "100", "--date", "1899-12-31"], "'1899-12-31'"),
             (["steps", "100", "--date", "yesterday"], "'yesterday'"),
         ])

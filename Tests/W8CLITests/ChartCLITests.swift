@@ -4,12 +4,15 @@ import W8TestHarness
 
 /// `w8 chart` run as a person would: in a terminal-less pipe, and writing images a real decoder reads.
 @Suite struct ChartCLITests {
+    /// Six weigh-ins over the 13 days up to 4 days before the test clock's day, and a goal.
     func sandbox() throws -> W8Sandbox {
         let w8 = try W8Sandbox()
-        for (day, weight) in [(8, "184"), (11, "183.2"), (14, "182.6"), (17, "181.4"), (19, "180.9"), (20, "180.2")] {
-            try w8.run("add", weight, "--date", "2026-11-\(day)T07:00")
+        for (day, weight) in [
+            (-16, "184"), (-13, "183.2"), (-10, "182.6"), (-7, "181.4"), (-5, "180.9"), (-4, "180.2"),
+        ] {
+            #expect(try w8.run("add", weight, "--date", TestClock.moment(day, "07:00")).status == 0)
         }
-        try w8.run("goal", "176", "--date", "2026-11-08T08:00")
+        #expect(try w8.run("goal", "176", "--date", TestClock.moment(-16, "08:00")).status == 0)
         return w8
     }
 

@@ -3,6 +3,10 @@ import Testing
 import W8TestHarness
 import W8TestSupport
 
+/// The day this file's history is told from: the test clock's Sunday, on or before its start, so that
+/// its weekday is the one the expectations were written for.
+private let sunday = TestClock.daysBack(to: 1)
+
 /// `kill -9` at random moments (from a seeded generator; the seed is printed) during adds, edits, an import and
 /// the weekly summary's claim. `make test` runs 20 rounds of each, `make soak` (`W8_SOAK=1`) 200.
 @Suite struct CLICrashTests {
@@ -113,7 +117,7 @@ import W8TestSupport
         var windowHits = 0
         var lost = 0
         var twice = 0
-        let nine = try W8Sandbox.fakeClock("@2026-11-22 09:00:00")
+        let nine = try W8Sandbox.fakeClock("@\(TestClock.day(sunday)) 09:00:00")
         let meter = SoakMeter("summary claim", rounds: rounds, seed: random.seed)
         for round in 0..<rounds {
             if round > 0, round % 40 == 0 {  // dunst keeps 100 notifications in its history
@@ -121,9 +125,9 @@ import W8TestSupport
                 dunst = try DunstSession()
             }
             let w8 = try W8Sandbox(bus: dunst.bus)
-            try w8.run("add", "180", "--date", "2026-11-18")
+            try w8.run("add", "180", "--date", "\(TestClock.day(sunday - 4))")
             if round == 0 {
-                span = try w8.run(clock: "@2026-11-22 09:00:00", ["summary", "--send"]).seconds
+                span = try w8.run(clock: "@\(TestClock.day(sunday)) 09:00:00", ["summary", "--send"]).seconds
             }
             let before = try dunst.history().count
             let killed = try w8.background(["summary", "--send", "--if-due"], through: ["env"], environment: nine)
@@ -136,7 +140,7 @@ import W8TestSupport
             let claimState = try w8.sqlite("SELECT sent FROM schedule_claim")
             let inWindow = shownBefore == 1 && claimState == "0"
             if inWindow { windowHits += 1 }
-            let later = try w8.run(clock: "@2026-11-22 09:03:00", ["summary", "--send", "--if-due"])
+            let later = try w8.run(clock: "@\(TestClock.day(sunday)) 09:03:00", ["summary", "--send", "--if-due"])
             #expect(later.status == 0, "\(later.stderr)")
             let onScreen = try dunst.onScreenCount()
             let shown = try dunst.history().count - before
@@ -163,16 +167,16 @@ import W8TestSupport
     @Test func summaryPostedAgainAfterAKillInTheWindowReplacesTheShownOne() throws {
         let (dunst, w8) = try W8Sandbox.onNewDunst()
         defer { dunst.stop() }
-        try w8.run("add", "180", "--date", "2026-11-18")
+        try w8.run("add", "180", "--date", "\(TestClock.day(sunday - 4))")
         let lastRun = try w8.sqlite("SELECT count(*) FROM scheduler_state WHERE name = 'summary'")
         #expect(lastRun == "0")
-        let first = try w8.run(clock: "@2026-11-22 09:00:00", ["summary", "--send", "--if-due"])
+        let first = try w8.run(clock: "@\(TestClock.day(sunday)) 09:00:00", ["summary", "--send", "--if-due"])
         #expect(first.status == 0, "\(first.stderr)")
         #expect(try dunst.onScreenCount() == 1)
         #expect(try w8.sqlite("SELECT sent FROM schedule_claim") == "1")
         // What the kill would have left: EventRunner.fire commits "sent", then sendSummaryIfDue the last run.
         _ = try w8.sqlite("UPDATE schedule_claim SET sent = 0; DELETE FROM scheduler_state WHERE name = 'summary'")
-        let again = try w8.run(clock: "@2026-11-22 09:03:00", ["summary", "--send", "--if-due"])
+        let again = try w8.run(clock: "@\(TestClock.day(sunday)) 09:03:00", ["summary", "--send", "--if-due"])
         #expect(again.status == 0, "\(again.stderr)")
         #expect(try w8.sqlite("SELECT sent FROM schedule_claim") == "1")
         #expect(try dunst.onScreenCount() == 1, "the summary posted again was shown beside the first")
@@ -188,16 +192,16 @@ extension CLICrashTests {
     @Test func summaryClaimedByARunKilledBeforePostingIsSentLater() throws {
         let (dunst, w8) = try W8Sandbox.onNewDunst()
         defer { dunst.stop() }
-        try w8.run("add", "180", "--date", "2026-11-18")
+        try w8.run("add", "180", "--date", "\(TestClock.day(sunday - 4))")
         // What the kill leaves: the claim (stored in UTC), unsent, and no last run.
         _ = try w8.sqlite(
             "INSERT INTO schedule_claim (occurrence, claimed_at, sent) "
-                + "VALUES ('summary@2026-11-22T09:00', '2026-11-22 08:00:00.000', 0)")
-        let soon = try w8.run(clock: "@2026-11-22 09:00:30", ["summary", "--send", "--if-due"])
+                + "VALUES ('summary@\(TestClock.day(sunday))T09:00', '\(TestClock.day(sunday)) 08:00:00.000', 0)")
+        let soon = try w8.run(clock: "@\(TestClock.day(sunday)) 09:00:30", ["summary", "--send", "--if-due"])
         #expect(soon.status == 0, "\(soon.stderr)")
         #expect(soon.stdout.contains("already sent by another run"), "\(soon.stdout)")
         #expect(try dunst.onScreenCount() == 0)
-        let later = try w8.run(clock: "@2026-11-22 09:03:00", ["summary", "--send", "--if-due"])
+        let later = try w8.run(clock: "@\(TestClock.day(sunday)) 09:03:00", ["summary", "--send", "--if-due"])
         #expect(later.status == 0, "\(later.stderr)")
         #expect(try w8.sqlite("SELECT sent FROM schedule_claim") == "1", "\(later.stdout)")
         #expect(try dunst.history().map(\.summary).filter { $0.hasPrefix("Your week") }.count == 1)
@@ -214,7 +218,7 @@ extension CLICrashTests {
         let perWriter = FaultBudget.pick(test: 12, soak: 200)
         let importRows = FaultBudget.pick(test: 20000, soak: 60000)
         try w8.run("goal", "150")
-        let daemon = try DaemonProcess(w8, fakeStart: "2026-11-22 08:59:58")
+        let daemon = try DaemonProcess(w8, fakeStart: "\(TestClock.day(sunday)) 08:59:58")
         defer { daemon.stop() }
         try daemon.waitForLog("started", timeout: 10)
         let file = w8.root.appendingPathComponent("big.csv")

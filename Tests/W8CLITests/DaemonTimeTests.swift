@@ -6,6 +6,10 @@ import W8TestHarness
     import Glibc
 #endif
 
+/// The day the zone-change test is told from: the test clock's Monday, on or before its start (Los Angeles and New
+/// York keep standard time then, on the default clock and on the moved one).
+private let monday = TestClock.daysBack(to: 2)
+
 /// One occurrence the daemon must send once, and the UTC window its claim must fall in: from the documented
 /// instant to 20 minutes after it (a repeated hour's second pass, an hour later, or 02:30 read as 03:30 on the
 /// spring-forward day, 30 minutes after 03:00, fall outside). At 720 times faster, 20 minutes are 1.7 real seconds.
@@ -52,17 +56,43 @@ struct DaylightSavingDay: Sendable, CustomTestStringConvertible {
             ].map { ExpectedFire(key: "\($0.0)@\(date)T\($0.1)", utc: $0.2) })
     }
 
-    /// New York, Sunday 2026-03-08: 02:00 EST jumps to 03:00 EDT. The summary (02:00) and the weigh-in (02:30),
-    /// times that do not exist, fire at 03:00 EDT (07:00 UTC), the first valid time after them.
-    static let springForward = newYork(
-        "spring forward", "2026-03-08", summary: ("02:00", "2026-03-08 07:00:00"),
-        weighIn: ("02:30", "2026-03-08 07:00:00"), lunchUTC: "2026-03-08 17:30:00", dinnerUTC: "2026-03-09 03:45:00")
+    /// The day of New York's first change of the clocks after the test clock's start that goes forward (or back),
+    /// and the day after it, as `YYYY-MM-DD`: 2027-03-14 and 2027-11-07 on the default clock, 2028-03-12 and
+    /// 2028-11-05 on the moved one.
+    static func newYorkChange(forward: Bool) -> (day: String, next: String) {
+        let zone = TimeZone(identifier: "America/New_York")!
+        var after = TestClock.start
+        while let change = zone.nextDaylightSavingTimeTransition(after: after) {
+            after = change
+            guard zone.isDaylightSavingTime(for: change) == forward else { continue }
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = zone
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = zone
+            formatter.dateFormat = "yyyy-MM-dd"
+            return (formatter.string(from: change), formatter.string(from: change.addingTimeInterval(86400)))
+        }
+        fatalError("New York has no change of the clocks after \(TestClock.start)")
+    }
 
-    /// New York, Sunday 2026-11-01: 02:00 EDT falls back to 01:00 EST, so 01:00 and 01:30 come twice. They fire
-    /// once, on the first pass (EDT, UTC−4).
-    static let fallBack = newYork(
-        "fall back", "2026-11-01", summary: ("01:00", "2026-11-01 05:00:00"),
-        weighIn: ("01:30", "2026-11-01 05:30:00"), lunchUTC: "2026-11-01 18:30:00", dinnerUTC: "2026-11-02 04:45:00")
+    /// New York, the Sunday its clocks spring forward: 02:00 EST jumps to 03:00 EDT. The summary (02:00) and the
+    /// weigh-in (02:30), times that do not exist, fire at 03:00 EDT (07:00 UTC), the first valid time after them.
+    static let springForward: DaylightSavingDay = {
+        let (day, next) = newYorkChange(forward: true)
+        return newYork(
+            "spring forward", day, summary: ("02:00", "\(day) 07:00:00"), weighIn: ("02:30", "\(day) 07:00:00"),
+            lunchUTC: "\(day) 17:30:00", dinnerUTC: "\(next) 03:45:00")
+    }()
+
+    /// New York, the Sunday its clocks fall back: 02:00 EDT falls back to 01:00 EST, so 01:00 and 01:30 come twice.
+    /// They fire once, on the first pass (EDT, UTC−4).
+    static let fallBack: DaylightSavingDay = {
+        let (day, next) = newYorkChange(forward: false)
+        return newYork(
+            "fall back", day, summary: ("01:00", "\(day) 05:00:00"), weighIn: ("01:30", "\(day) 05:30:00"),
+            lunchUTC: "\(day) 18:30:00", dinnerUTC: "\(next) 04:45:00")
+    }()
 }
 
 /// The claims in the sandbox's store: occurrence, `claimed_at` (UTC) and whether it was sent.
@@ -155,13 +185,13 @@ func expectFiredOnce(_ w8: W8Sandbox, _ expected: [ExpectedFire], log: String) t
         // New York from the start, in a namespace of the daemon's own; 06:00 there is 11:00 UTC. 360 times
         // faster: 07:30 in New York (12:30 UTC) is 15 real seconds away, 07:30 in Los Angeles 45.
         let daemon = try DaemonProcess(
-            w8, fakeStart: "2026-11-23 06:00:00 x360",
+            w8, fakeStart: "\(TestClock.day(monday)) 06:00:00 x360",
             wrapper: [
                 "/usr/bin/unshare", "--mount", "--propagation", "private", "--", "sh", "-c",
                 "\(overlay("America_New_York")) && exec \"$@\"", "sh",
             ])
         defer { daemon.stop() }
-        try daemon.waitForLog("started; next: weigh-in@2026-11-23T07:30", timeout: 10)
+        try daemon.waitForLog("started; next: weigh-in@\(TestClock.day(monday))T07:30", timeout: 10)
         let mount = try W8Sandbox.running(
             w8,
             through: [
@@ -169,9 +199,11 @@ func expectFiredOnce(_ w8: W8Sandbox, _ expected: [ExpectedFire], log: String) t
                 overlay("America_Los_Angeles"),
             ])
         try #require(mount.status == 0, "mount: \(mount.stderr)")
-        try daemon.waitForLog("weigh-in@2026-11-23T07:30: sent", timeout: 120)
+        try daemon.waitForLog("weigh-in@\(TestClock.day(monday))T07:30: sent", timeout: 120)
         #expect(daemon.stop() == 0)
         try expectFiredOnce(
-            w8, [ExpectedFire(key: "weigh-in@2026-11-23T07:30", utc: "2026-11-23 15:30:00")], log: daemon.log)
+            w8,
+            [ExpectedFire(key: "weigh-in@\(TestClock.day(monday))T07:30", utc: "\(TestClock.day(monday)) 15:30:00")],
+            log: daemon.log)
     }
 }

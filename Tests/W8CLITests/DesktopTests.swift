@@ -3,6 +3,10 @@ import Testing
 import W8Core
 import W8TestHarness
 
+/// The day this file's history is told from: the test clock's Sunday, on or before its start, so that
+/// its weekday is the one the expectations were written for.
+private let sunday = TestClock.daysBack(to: 1)
+
 /// w8 on the desktops people run, each a real server headless on its own bus and display (issue 25): GNOME Shell
 /// 43, KDE Plasma 5.27, lxqt-notificationd, swaync, xfce4-notifyd, notification-daemon, mako and dunst. Each test
 /// asks the server what it shows (GNOME's Eval, the display's windows, swaync's own interface, `makoctl list`, a
@@ -65,9 +69,9 @@ import W8TestHarness
         print("\(kind): \(desktop.serverName) \(desktop.serverVersion), ready in \(desktop.secondsToStart) s")
 
         // 1. The daemon's hydration reminder is on screen with both buttons; "+1 cup" pressed there logs 300 ml.
-        let daemon = try DaemonProcess(w8, fakeStart: "2026-11-22 10:59:58")
+        let daemon = try DaemonProcess(w8, fakeStart: "\(TestClock.day(sunday)) 10:59:58")
         defer { daemon.stop() }
-        try daemon.waitForLog("hydration@2026-11-22T11:00: sent", timeout: 10)
+        try daemon.waitForLog("hydration@\(TestClock.day(sunday))T11:00: sent", timeout: 10)
         let reminder = try desktop.waitForNotification("Drink some water") { Self.onScreen($0) }
         // mako and dunst draw no buttons: their menus (`makoctl menu`, `dunstctl context`) offer the actions,
         // mako's in an order of its own.
@@ -84,7 +88,7 @@ import W8TestHarness
         let reminderID = try #require(Self.id(reminder))
         try desktop.press(id: reminderID, action: "cup")
         try daemon.waitForLog("reminder.hydration button 'cup': logged 300 ml", timeout: 10)
-        let today = try w8.run("today", "--date", "2026-11-22", "--json")
+        let today = try w8.run("today", "--date", "\(TestClock.day(sunday))", "--json")
         #expect(today.status == 0, "\(today.stderr)")
         #expect((try today.json() as? [String: Any])?["water_ml"] as? Int == 300, "\(today.stdout)")
         #expect(
@@ -104,7 +108,10 @@ import W8TestHarness
         let reminder = DesktopNotification.reminder(.weighIn)
         // The sink posts the weigh-in reminder, waits while the server closes it, then posts the next one.
         let steps: [NotificationProbe.Step] = [.post(reminder), .waitForFile(go), .post(reminder)]
-        let running = BackgroundProbe(try probe, steps, environment: w8.environment, user: desktop.user)
+        // The probe is no w8: it reads no day, and runs on the real clock.
+        var environment = w8.environment
+        for name in TestClock.preloadVariables { environment[name] = nil }
+        let running = BackgroundProbe(try probe, steps, environment: environment, user: desktop.user)
 
         // The first as the server accepted it: what matters is that the server then closes it. (On a loaded machine
         // the harness once saw Plasma accept and expire it without matching its popup window to it.)
@@ -145,12 +152,16 @@ import W8TestHarness
         let desktop = try DesktopSession(kind)
         defer { desktop.stop() }
         let w8 = try sandbox(desktop)
-        for (day, weight) in [(20, "184"), (21, "183.2"), (22, "182.6"), (24, "181.4"), (25, "175"), (25, "170")] {
-            #expect(try w8.run("add", weight, "--date", "2026-11-\(day)T0\(weight == "170" ? 9 : 7):00").status == 0)
+        // The last six days of the test's clock (the summary's week is the 7 days up to now): 184 down to 170.
+        for (day, weight) in [(-5, "184"), (-4, "183.2"), (-3, "182.6"), (-1, "181.4"), (0, "175"), (0, "170")] {
+            let time = weight == "170" ? "09:00" : "07:00"
+            #expect(try w8.run("add", weight, "--date", TestClock.moment(day, time)).status == 0)
         }
         // The desktop entry, installed as make install lays it out, with this w8: GNOME ties a notification to its
         // app when it first sees it, so it is there before anything is posted.
         var applications: String?
+        // What the entry's Exec runs before `summary --send`.
+        var command = w8.executable
         if kind == .gnome {
             let directory = try #require(desktop.ready["applications_dir"] as? String)
             applications = directory
@@ -158,7 +169,10 @@ import W8TestHarness
                 contentsOf: Self.repository.appendingPathComponent("data/w8trackr.desktop"), encoding: .utf8)
             #expect(entry.contains("Exec=w8 summary --send\n") && entry.contains("Terminal=false\n"))
             // The shell's w8 keeps its data in the shell's home: it sends the summary of an empty week.
-            try entry.replacingOccurrences(of: "Exec=w8 ", with: "Exec=\(w8.executable) ").write(
+            // The shell starts it on the test's clock too: `env` with libfaketime's variables before it.
+            let clock = try TestClock.environment().sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+            command = ((clock.isEmpty ? [] : ["env"] + clock) + [w8.executable]).joined(separator: " ")
+            try entry.replacingOccurrences(of: "Exec=w8 ", with: "Exec=\(command) ").write(
                 toFile: directory + "/w8trackr.desktop", atomically: true, encoding: .utf8)
             let found = "imports.gi.Shell.AppSystem.get_default().lookup_app('w8trackr.desktop') !== null"
             let deadline = Date().addingTimeInterval(20)
@@ -202,7 +216,7 @@ import W8TestHarness
             let doctor = try W8Sandbox.running(w8, through: ["env", w8.executable, "doctor"], environment: environment)
             #expect(
                 doctor.stdout.contains(
-                    "Click on a notification:      GNOME runs '\(w8.executable) summary --send' (\(applications)/"),
+                    "Click on a notification:      GNOME runs '\(command) summary --send' (\(applications)/"),
                 "\(doctor.stdout)")
         }
     }

@@ -3,6 +3,10 @@ import Testing
 import W8TestHarness
 import W8TestSupport
 
+/// The day this file's history is told from: the test clock's Sunday, on or before its start, so that
+/// its weekday is the one the expectations were written for.
+private let sunday = TestClock.daysBack(to: 1)
+
 /// A w8-csv file of `count` weigh-ins `spacing` minutes apart, the first `first` steps after 2001-01-01, noted
 /// `tag-N`.
 func weighInsCSV(_ count: Int, first: Int = 0, spacing: Int = 1440, tag: String = "row") -> String {
@@ -279,7 +283,7 @@ func runSQLite(_ path: String, _ sql: String) throws -> String {
         let hung = try HungNotificationServer()
         defer { hung.stop() }
         let w8 = try W8Sandbox(bus: hung.bus)
-        try w8.run("add", "180", "--date", "2026-11-01")
+        try w8.run("add", "180", "--date", "\(TestClock.day(sunday - 21))")
         try w8.run("goal", "160")
         let add = try w8.background(["add", "175"])
         let method = try hung.waitForCall()
@@ -302,13 +306,13 @@ func runSQLite(_ path: String, _ sql: String) throws -> String {
             "summary.enabled": "false", "reminders.breakfast": "true", "reminders.breakfast_time": "07:30",
             "reminders.lunch": "true", "reminders.lunch_time": "07:31",
         ])
-        let daemon = try DaemonProcess(w8, fakeStart: "2026-11-22 07:29:58 x4")
+        let daemon = try DaemonProcess(w8, fakeStart: "\(TestClock.day(sunday)) 07:29:58 x4")
         defer { daemon.stop() }
-        try daemon.waitForLog("breakfast@2026-11-22T07:30: sent", timeout: 8)
+        try daemon.waitForLog("breakfast@\(TestClock.day(sunday))T07:30: sent", timeout: 8)
         #expect(try dunst.displayedCount() == 1)
         try dunst.restartServer()
         #expect(try dunst.displayedCount() == 0)
-        try daemon.waitForLog("lunch@2026-11-22T07:31: sent", timeout: 25)
+        try daemon.waitForLog("lunch@\(TestClock.day(sunday))T07:31: sent", timeout: 25)
         #expect(try dunst.displayedCount() == 1, "\(daemon.log)")
         #expect(daemon.stop() == 0)
     }

@@ -3,6 +3,10 @@ import Testing
 import W8Core
 import W8TestHarness
 
+/// The day this file's history is told from: the test clock's Monday, on or before its start, so that
+/// its weekday is the one the expectations were written for.
+private let monday = TestClock.daysBack(to: 2)
+
 /// Runs the built `w8` with the wall clock starting at `start` (local time, libfaketime), so the day is fixed.
 func intakeRun(_ w8: W8Sandbox, at start: String, _ arguments: [String]) throws -> W8Run {
     try w8.run(clock: "@\(start)", arguments)
@@ -26,7 +30,7 @@ func expectRefused(
 
 /// The contract of `w8 drink`, `w8 eat`, `w8 today` and `w8 intake` on the built binary, on a fixed day.
 @Suite struct IntakeCLITests {
-    static let noon = "2026-11-23 12:00:00"
+    static let noon = "\(TestClock.day(monday)) 12:00:00"
 
     @discardableResult
     func at(_ w8: W8Sandbox, _ arguments: String..., time: String = IntakeCLITests.noon) throws -> W8Run {
@@ -53,18 +57,18 @@ func expectRefused(
 
     @Test func todayJSONContract() throws {
         let w8 = try W8Sandbox()
-        try at(w8, "drink", "500", "--date", "2026-11-23T08:00")
-        try at(w8, "drink", "330ml", "--beverage", "--calories", "140", "--date", "2026-11-23T09:00")
-        try at(w8, "eat", "meal", "--calories", "600", "--date", "2026-11-23T11:00")
-        try at(w8, "eat", "snack", "--date", "2026-11-23T10:00")
-        try at(w8, "drink", "1l", "--date", "2026-11-22T20:00")  // yesterday: not today's
+        try at(w8, "drink", "500", "--date", "\(TestClock.day(monday))T08:00")
+        try at(w8, "drink", "330ml", "--beverage", "--calories", "140", "--date", "\(TestClock.day(monday))T09:00")
+        try at(w8, "eat", "meal", "--calories", "600", "--date", "\(TestClock.day(monday))T11:00")
+        try at(w8, "eat", "snack", "--date", "\(TestClock.day(monday))T10:00")
+        try at(w8, "drink", "1l", "--date", "\(TestClock.day(monday - 1))T20:00")  // yesterday: not today's
 
         let run = try at(w8, "today", "--json")
 
         #expect(
             run.stdout == """
                 {
-                  "date": "2026-11-23",
+                  "date": "\(TestClock.day(monday))",
                   "water_ml": 500,
                   "water_goal_ml": 2000,
                   "beverage_ml": 330,
@@ -90,8 +94,8 @@ func expectRefused(
         #expect(goals["calorie_goal"] as? Int == 1800)
         #expect(goals["beverage_goal_ml"] as? Int == 500)
         #expect(goals["meal_goal"] is NSNull)
-        let yesterday = try object(w8, "today", "--date", "2026-11-22")
-        #expect(yesterday["date"] as? String == "2026-11-22")
+        let yesterday = try object(w8, "today", "--date", "\(TestClock.day(monday - 1))")
+        #expect(yesterday["date"] as? String == "\(TestClock.day(monday - 1))")
         #expect(yesterday["water_ml"] as? Int == 1000)
     }
 
@@ -100,19 +104,19 @@ func expectRefused(
         arguments: [
             (["drink", "-5"], "'-5'"), (["drink", "abc"], "'abc'"), (["drink", "20l"], "'20l'"),
             (["eat", "dessert"], "'dessert'"), (["eat", "meal", "--calories", "-1"], "'-1'"),
-            (["drink", "--date", "2026-11-24"], "'2026-11-24'"),
-            (["drink", "cup", "--date", "2026-11-23T12:06"], "'2026-11-23T12:06'"),
+            (["drink", "--date", "\(TestClock.day(monday + 1))"], "'\(TestClock.day(monday + 1))'"),
+            (["drink", "cup", "--date", "\(TestClock.day(monday))T12:06"], "'\(TestClock.day(monday))T12:06'"),
             (["eat", "snack", "--date", "1899-12-31"], "'1899-12-31'"), (["drink", "0"], "'0'"),
         ])
     func badInput(arguments: [String], named: String) throws {
         let w8 = try W8Sandbox()
-        try at(w8, "drink", "250", "--date", "2026-11-23T08:00")
+        try at(w8, "drink", "250", "--date", "\(TestClock.day(monday))T08:00")
         try expectRefused(w8, arguments, naming: named) { try allEvents(w8) }
     }
 
     @Test func removeAnEvent() throws {
         let w8 = try W8Sandbox()
-        try at(w8, "drink", "250", "--date", "2026-11-23T08:00")
+        try at(w8, "drink", "250", "--date", "\(TestClock.day(monday))T08:00")
         let second = try object(w8, "drink", "500")
         let id = try #require((second["event"] as? [String: Any])?["id"] as? Int)
 
@@ -120,7 +124,8 @@ func expectRefused(
 
         #expect(
             removed.stdout
-                == "Removed 500 ml water on Mon 23 Nov 2026 12:00 (id \(id)). Water 250 of 2000 ml today (12%).\n")
+                == "Removed 500 ml water on \(TestClock.shown(monday)) 12:00 (id \(id)). Water 250 of 2000 ml today (12%).\n"
+        )
         let left = try #require(try at(w8, "intake", "--json").json() as? [[String: Any]])
         #expect(left.map { $0["volume_ml"] as? Int } == [250])
         // An unknown id, or the same one again: refused with the id named, nothing changed.
@@ -165,14 +170,17 @@ func expectRefused(
         #expect(empty["avg_meals_per_day"] is NSNull)
 
         // The window is the 7 days up to now: from 2026-11-16 12:00.
-        try at(w8, "drink", "2l", "--date", "2026-11-16T11:59")  // before the window
-        try at(w8, "drink", "1l", "--date", "2026-11-16T12:01")
-        try at(w8, "drink", "2500ml", "--date", "2026-11-20T09:00")
-        try at(w8, "drink", "500", "--beverage", "--date", "2026-11-21T09:00")  // not water
-        for day in ["2026-11-17T12:00", "2026-11-18T12:00", "2026-11-18T19:00"] {
+        try at(w8, "drink", "2l", "--date", "\(TestClock.day(monday - 7))T11:59")  // before the window
+        try at(w8, "drink", "1l", "--date", "\(TestClock.day(monday - 7))T12:01")
+        try at(w8, "drink", "2500ml", "--date", "\(TestClock.day(monday - 3))T09:00")
+        try at(w8, "drink", "500", "--beverage", "--date", "\(TestClock.day(monday - 2))T09:00")  // not water
+        for day in [
+            "\(TestClock.day(monday - 6))T12:00", "\(TestClock.day(monday - 5))T12:00",
+            "\(TestClock.day(monday - 5))T19:00",
+        ] {
             try at(w8, "eat", "meal", "--date", day)
         }
-        try at(w8, "eat", "snack", "--date", "2026-11-19T15:00")  // not a meal
+        try at(w8, "eat", "snack", "--date", "\(TestClock.day(monday - 4))T15:00")  // not a meal
         let summary = try object(w8, "summary")
 
         #expect(summary["avg_water_ml_per_day"] as? Int == 500)  // 3500 ml / 7
@@ -188,7 +196,8 @@ func expectRefused(
         defer { dunst.stop() }
         var notified: [Bool] = []
         for minute in 0..<9 {
-            let run = try intakeRun(w8, at: String(format: "2026-11-23 10:%02d:00", minute), ["drink", "--json"])
+            let run = try intakeRun(
+                w8, at: String(format: "\(TestClock.day(monday)) 10:%02d:00", minute), ["drink", "--json"])
             #expect(run.status == 0, "\(run.stderr)")
             let change = try #require(try run.json() as? [String: Any])
             notified.append(change["water_goal_notified"] as? Bool ?? false)
@@ -211,12 +220,13 @@ func expectRefused(
         let (dunst, w8) = try W8Sandbox.onNewDunst()
         defer { dunst.stop() }
         try hydrationOn(w8)
-        for _ in 0..<8 { #expect(try intakeRun(w8, at: "2026-11-23 06:00:00", ["drink"]).status == 0) }
+        for _ in 0..<8 { #expect(try intakeRun(w8, at: "\(TestClock.day(monday)) 06:00:00", ["drink"]).status == 0) }
 
-        let daemon = try DaemonProcess(w8, fakeStart: "2026-11-23 08:59:58")
+        let daemon = try DaemonProcess(w8, fakeStart: "\(TestClock.day(monday)) 08:59:58")
         defer { daemon.stop() }
         try daemon.waitForLog(
-            "hydration@2026-11-23T09:00: skipped: the day's water goal is met (2000 ml of 2000 ml)", timeout: 6)
+            "hydration@\(TestClock.day(monday))T09:00: skipped: the day's water goal is met (2000 ml of 2000 ml)",
+            timeout: 6)
 
         #expect(daemon.stop() == 0)
         // Only the goal's own notification, from the eighth drink: no reminder.
@@ -227,14 +237,15 @@ func expectRefused(
         let (dunst, w8) = try W8Sandbox.onNewDunst()
         defer { dunst.stop() }
         try hydrationOn(w8)
-        #expect(try intakeRun(w8, at: "2026-11-23 09:30:00", ["drink"]).status == 0)
+        #expect(try intakeRun(w8, at: "\(TestClock.day(monday)) 09:30:00", ["drink"]).status == 0)
 
         // The 11:00 reminder moves to 09:30 + 120 minutes.
-        let daemon = try DaemonProcess(w8, fakeStart: "2026-11-23 11:29:58")
+        let daemon = try DaemonProcess(w8, fakeStart: "\(TestClock.day(monday)) 11:29:58")
         defer { daemon.stop() }
-        try daemon.waitForLog("next: hydration@2026-11-23T11:00 at 11:30, counted from the last drink", timeout: 5)
+        try daemon.waitForLog(
+            "next: hydration@\(TestClock.day(monday))T11:00 at 11:30, counted from the last drink", timeout: 5)
         #expect(try dunst.displayedCount() == 0)
-        try daemon.waitForLog("hydration@2026-11-23T11:00: sent", timeout: 6)
+        try daemon.waitForLog("hydration@\(TestClock.day(monday))T11:00: sent", timeout: 6)
 
         #expect(daemon.stop() == 0)
         let shown = try dunst.history()
@@ -248,12 +259,14 @@ func expectRefused(
         for (key, value) in [("reminders.lunch", "true"), ("summary.enabled", "false")] {
             #expect(try w8.run("config", key, value).status == 0)
         }
-        let meal = try intakeRun(w8, at: "2026-11-23 12:00:00", ["eat", "meal", "--date", "2026-11-23T12:00"])
+        let meal = try intakeRun(
+            w8, at: "\(TestClock.day(monday)) 12:00:00", ["eat", "meal", "--date", "\(TestClock.day(monday))T12:00"])
         #expect(meal.status == 0)
 
-        let daemon = try DaemonProcess(w8, fakeStart: "2026-11-23 13:29:58")
+        let daemon = try DaemonProcess(w8, fakeStart: "\(TestClock.day(monday)) 13:29:58")
         defer { daemon.stop() }
-        try daemon.waitForLog("lunch@2026-11-23T13:30: skipped: a meal was logged 90 minutes before", timeout: 6)
+        try daemon.waitForLog(
+            "lunch@\(TestClock.day(monday))T13:30: skipped: a meal was logged 90 minutes before", timeout: 6)
 
         #expect(daemon.stop() == 0)
         #expect(try dunst.history().isEmpty)

@@ -44,7 +44,7 @@ import W8TestSupport
 
         // A day later the stamp no longer holds: the check runs and the add is refused.
         let aged = try String(contentsOfFile: stamp(w8), encoding: .utf8).split(separator: "\n").map { line in
-            line.hasPrefix("checked ") ? "checked \(Int(Date().timeIntervalSince1970) - 86_401)" : String(line)
+            line.hasPrefix("checked ") ? "checked \(Int(TestClock.now.timeIntervalSince1970) - 86_401)" : String(line)
         }
         try (aged.joined(separator: "\n") + "\n").write(toFile: stamp(w8), atomically: true, encoding: .utf8)
         expectOneLine(try w8.run("add", "180"), status: 74, containing: [w8.databasePath, "damaged"])

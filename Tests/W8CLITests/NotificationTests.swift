@@ -55,10 +55,14 @@ import W8TestSupport
         let (dunst, w8) = try W8Sandbox.onNewDunst()
         defer { dunst.stop() }
         let monitor = try NotifyCallMonitor(bus: dunst.bus)
-        for (day, weight) in [(8, "184"), (11, "183.2"), (14, "182.6"), (17, "181.4"), (19, "180.9"), (20, "180.2")] {
-            try w8.run("add", weight, "--date", "2026-11-\(day)T07:00")
+        // The 13 days up to 4 days before the test clock's day.
+        for (day, weight) in [
+            (-16, "184"), (-13, "183.2"), (-10, "182.6"), (-7, "181.4"), (-5, "180.9"), (-4, "180.2"),
+        ] {
+            #expect(try w8.run("add", weight, "--date", TestClock.moment(day, "07:00")).status == 0)
         }
-        try w8.run("goal", "120", "--date", "2026-11-08T08:00")  // 6% of the way: no milestone, the summary alone
+        // 6% of the way: no milestone, the summary alone
+        #expect(try w8.run("goal", "120", "--date", TestClock.moment(-16, "08:00")).status == 0)
         let sent = try w8.run("summary", "--send")
         #expect(sent.status == 0, "\(sent.stderr)")
         // dunst draws a moment after it answers: take the screenshot once the screen is no

@@ -4,6 +4,10 @@ import W8Core
 import W8TestHarness
 import W8TestSupport
 
+/// The day this file's history is told from: the test clock's Sunday, on or before its start, so that
+/// its weekday is the one the expectations were written for.
+private let sunday = TestClock.daysBack(to: 1)
+
 /// The built `w8 daemon` and `w8 summary --send --if-due` under faketime, posting to a real dunst.
 @Suite(.serialized) struct CLISchedulerTests {
     func faketime(_ w8: W8Sandbox, at start: String, _ arguments: [String]) throws -> W8Run {
@@ -11,10 +15,10 @@ import W8TestSupport
     }
 
     func seedWeek(_ w8: W8Sandbox) throws {
-        try w8.run("add", "180", "--date", "2026-11-10")
-        try w8.run("goal", "160", "--date", "2026-11-10")
-        try w8.run("add", "178", "--date", "2026-11-18")
-        try w8.run("add", "176", "--date", "2026-11-21T08:00")
+        try w8.run("add", "180", "--date", "\(TestClock.day(sunday - 12))")
+        try w8.run("goal", "160", "--date", "\(TestClock.day(sunday - 12))")
+        try w8.run("add", "178", "--date", "\(TestClock.day(sunday - 4))")
+        try w8.run("add", "176", "--date", "\(TestClock.day(sunday - 1))T08:00")
     }
 
     /// `w8 summary --send --if-due` on Sunday at 09:00, on a new dunst, in a sandbox that `setUp` prepared: the run,
@@ -23,7 +27,7 @@ import W8TestSupport
         let (dunst, w8) = try W8Sandbox.onNewDunst()
         defer { dunst.stop() }
         try setUp(w8)
-        let run = try faketime(w8, at: "2026-11-22 09:00:00", ["summary", "--send", "--if-due"])
+        let run = try faketime(w8, at: "\(TestClock.day(sunday)) 09:00:00", ["summary", "--send", "--if-due"])
         return (run, try dunst.history().map(\.summary))
     }
 
@@ -41,13 +45,13 @@ import W8TestSupport
 
     // The daemon posts the summary at the configured time, not before.
     @Test func daemonSendsTheSummaryOnTime() throws {
-        let (dunst, w8, daemon) = try weekWithDaemon(from: "2026-11-22 08:59:57")
+        let (dunst, w8, daemon) = try weekWithDaemon(from: "\(TestClock.day(sunday)) 08:59:57")
         defer { dunst.stop() }
         defer { daemon.stop() }
         // The daemon logs its plan when it starts: the summary at 09:00, three seconds ahead, and nothing sent yet.
-        try daemon.waitForLog("started; next: summary@2026-11-22T09:00", timeout: 5)
+        try daemon.waitForLog("started; next: summary@\(TestClock.day(sunday))T09:00", timeout: 5)
         #expect(try dunst.displayedCount() == 0, "sent early; log: \(daemon.log)")
-        try daemon.waitForLog("summary@2026-11-22T09:00: sent", timeout: 6)
+        try daemon.waitForLog("summary@\(TestClock.day(sunday))T09:00: sent", timeout: 6)
         #expect(
             daemon.log.components(separatedBy: "\n").filter { $0.contains(": sent") }.count == 1,
             "one send, after the plan: \(daemon.log)")
@@ -61,7 +65,7 @@ import W8TestSupport
                 == "2 weigh-ins, latest 176.0 lb. 20.0% of the way to 160.0 lb, 16.0 lb to go. Trend 178.0 lb.")
         // Two timer runs right after: nothing more.
         for _ in 0..<2 {
-            let run = try faketime(w8, at: "2026-11-22 09:00:05", ["summary", "--send", "--if-due"])
+            let run = try faketime(w8, at: "\(TestClock.day(sunday)) 09:00:05", ["summary", "--send", "--if-due"])
             #expect(run.status == 0)
             #expect(run.stdout.contains("already sent") || run.stdout.contains("not due"), "\(run.stdout)")
         }
@@ -76,7 +80,7 @@ import W8TestSupport
     @Test func anUnshownSummaryExits69AndIsSentByTheNextRun() throws {
         let alone = try W8Sandbox()
         try seedWeek(alone)
-        let failed = try faketime(alone, at: "2026-11-22 09:00:05", ["summary", "--send", "--if-due"])
+        let failed = try faketime(alone, at: "\(TestClock.day(sunday)) 09:00:05", ["summary", "--send", "--if-due"])
         #expect(failed.status == 69, "\(failed.stdout) \(failed.stderr)")
         #expect(failed.stderrLines.count == 1 && failed.stderr.contains("summary not shown"), "\(failed.stderr)")
 
@@ -87,14 +91,16 @@ import W8TestSupport
         try? FileManager.default.removeItem(at: w8.root.appendingPathComponent("data"))
         try FileManager.default.copyItem(
             at: alone.root.appendingPathComponent("data"), to: w8.root.appendingPathComponent("data"))
-        let retried = try faketime(w8, at: "2026-11-22 09:02:05", ["summary", "--send", "--if-due"])
+        let retried = try faketime(w8, at: "\(TestClock.day(sunday)) 09:02:05", ["summary", "--send", "--if-due"])
         #expect(retried.status == 0, "\(retried.stderr)")
         #expect(try dunst.history().map(\.summary) == ["Your week: down 4.0 lb"])
     }
 
     // An empty week gets the gentle reminder (US3-2).
     @Test func emptyWeekGetsAGentleReminder() throws {
-        let (run, shown) = try dueSummaryOnNewDunst { try $0.run("add", "180", "--date", "2026-11-01") }
+        let (run, shown) = try dueSummaryOnNewDunst {
+            try $0.run("add", "180", "--date", "\(TestClock.day(sunday - 21))")
+        }
         #expect(run.status == 0, "\(run.stderr)")
         #expect(shown == ["Time for a weigh-in?"])
     }
@@ -117,7 +123,8 @@ import W8TestSupport
         try seedWeek(w8)
         let runs = LockedRuns()
         DispatchQueue.concurrentPerform(iterations: 8) { _ in
-            runs.append(Result { try faketime(w8, at: "2026-11-22 09:00:00", ["summary", "--send", "--if-due"]) })
+            runs.append(
+                Result { try faketime(w8, at: "\(TestClock.day(sunday)) 09:00:00", ["summary", "--send", "--if-due"]) })
         }
         let outputs = try runs.items.map { try $0.get() }
         #expect(outputs.allSatisfy { $0.status == 0 })
@@ -127,13 +134,13 @@ import W8TestSupport
 
     // A config change reaches a running daemon without a restart.
     @Test func daemonPicksUpConfigChanges() throws {
-        let (dunst, w8, daemon) = try weekWithDaemon(from: "2026-11-22 09:30:00")
+        let (dunst, w8, daemon) = try weekWithDaemon(from: "\(TestClock.day(sunday)) 09:30:00")
         defer { dunst.stop() }
         defer { daemon.stop() }
         try daemon.waitForLog("started", timeout: 5)
         let changed = Date()
         try w8.run("config", "summary.hour", "10")
-        try daemon.waitForLog("next: summary@2026-11-22T10:00", timeout: 2)
+        try daemon.waitForLog("next: summary@\(TestClock.day(sunday))T10:00", timeout: 2)
         #expect(Date().timeIntervalSince(changed) < 2 * testTimeScale)
         daemon.stop()
     }
@@ -153,9 +160,9 @@ final class LockedRuns: @unchecked Sendable {
         defer { dunst.stop() }
         try w8.run("config", "reminders.weigh_in", "true")
         try w8.run("config", "summary.enabled", "false")
-        let daemon = try DaemonProcess(w8, fakeStart: "2026-11-22 07:29:58")
+        let daemon = try DaemonProcess(w8, fakeStart: "\(TestClock.day(sunday)) 07:29:58")
         defer { daemon.stop() }
-        try daemon.waitForLog("weigh-in@2026-11-22T07:30: sent", timeout: 6)
+        try daemon.waitForLog("weigh-in@\(TestClock.day(sunday))T07:30: sent", timeout: 6)
         #expect(try dunst.displayedCount() == 1)
         // Logging a weight closes the reminder, from another process, by the id kept in the store.
         #expect(try w8.run("add", "180").status == 0)
@@ -170,12 +177,12 @@ final class LockedRuns: @unchecked Sendable {
     @Test func daemonWithAnEmptyWeekSendsTheGentleReminderAndDisabledSendsNothing() throws {
         let (dunst, w8) = try W8Sandbox.onNewDunst()
         defer { dunst.stop() }
-        let daemon = try DaemonProcess(w8, fakeStart: "2026-11-22 08:59:58")
-        try daemon.waitForLog("summary@2026-11-22T09:00: sent", timeout: 6)
+        let daemon = try DaemonProcess(w8, fakeStart: "\(TestClock.day(sunday)) 08:59:58")
+        try daemon.waitForLog("summary@\(TestClock.day(sunday))T09:00: sent", timeout: 6)
         #expect(daemon.stop() == 0)
         #expect(try dunst.history().map(\.summary) == ["Time for a weigh-in?"])
         try w8.run("config", "summary.enabled", "false")
-        let off = try DaemonProcess(w8, fakeStart: "2026-11-29 08:59:58")
+        let off = try DaemonProcess(w8, fakeStart: "\(TestClock.day(sunday + 7)) 08:59:58")
         // Its log says it plans nothing, which is the decision not to post: no need to watch for 3 seconds.
         try off.waitForLog("started; no events enabled", timeout: 5)
         #expect(off.stop() == 0)

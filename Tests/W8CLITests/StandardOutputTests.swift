@@ -35,6 +35,10 @@ import W8TestHarness
     @Test("a closed stdout: exit 74 and one line", arguments: [["status"], ["log"], ["widget"]])
     func closedOutput(_ arguments: [String]) throws {
         let w8 = try Self.sandbox()
+        // The one w8 of the suite on the real clock: libfaketime's constructor opens its shared memory before w8's
+        // main, which takes descriptor 1 when it is closed, and w8 then writes into that. The clock is moot here:
+        // what w8 prints reaches no one, and the one line it must say names no day.
+        for name in TestClock.preloadVariables { w8.environment[name] = nil }
 
         let run = try W8Sandbox.running(w8, through: ["sh", "-c", "exec \"$0\" \"$@\" >&-", w8.executable] + arguments)
 

@@ -2,10 +2,14 @@ import Foundation
 import Testing
 import W8TestHarness
 
+/// The day this file's history is told from: the test clock's Saturday, on or before its start, so that
+/// its weekday is the one the expectations were written for.
+private let saturday = TestClock.daysBack(to: 7)
+
 /// `w8 widget` in every format, run by the built binary at a fixed moment (libfaketime): golden outputs.
 @Suite struct WidgetTests {
     /// A frozen clock (`faketime -f` with an absolute time): the output does not depend on how long a run takes.
-    static let now = "2026-11-21 12:00:00"
+    static let now = "\(TestClock.day(saturday)) 12:00:00"
     static let formats = ["text", "json", "waybar", "i3blocks", "polybar"]
 
     /// A sandbox (Europe/Berlin) where each command of `setup` ran, then the widget's output per format.
@@ -32,7 +36,7 @@ import W8TestHarness
     ) -> String {
         """
         {
-          "date": "2026-11-21T12:00:00+01:00",
+          "date": "\(TestClock.day(saturday))T12:00:00+01:00",
           "current_weight": \(weight ?? "null"),
           "unit": "\(unit)",
           "goal_weight": \(goal ?? "null"),
@@ -68,38 +72,43 @@ import W8TestHarness
         ),
         // No goal: no progress, and no percentage for waybar's bar.
         Golden(
-            name: "one entry without goal", setup: [["add", "180", "--date", "2026-11-20T08:00"]],
+            name: "one entry without goal", setup: [["add", "180", "--date", "\(TestClock.day(saturday - 1))T08:00"]],
             line: "180.0 lb", short: "180.0",
             json: json(
-                weight: "180.0", unit: "lb", goal: nil, entry: "2026-11-20T08:00:00+01:00", trend: "unknown",
+                weight: "180.0", unit: "lb", goal: nil, entry: "\(TestClock.day(saturday - 1))T08:00:00+01:00",
+                trend: "unknown",
                 progress: nil),
             waybar:
-                #"{"text":"180.0 lb","tooltip":"W8Trackr: 180.0 lb on Fri 20 Nov 2026 08:00\n7-day trend: not enough weigh-ins\nWater 0 of 2000 ml today (0%)","class":"unknown"}"#
+                #"{"text":"180.0 lb","tooltip":"W8Trackr: 180.0 lb on \#(TestClock.shown(saturday - 1)) 08:00\n7-day trend: not enough weigh-ins\nWater 0 of 2000 ml today (0%)","class":"unknown"}"#
         ),
         Golden(
             name: "down toward goal in pounds",
             setup: [
-                ["add", "180", "--date", "2026-11-14T08:00"], ["goal", "160", "--date", "2026-11-14T09:00"],
-                ["add", "175", "--date", "2026-11-20T08:00"],
+                ["add", "180", "--date", "\(TestClock.day(saturday - 7))T08:00"],
+                ["goal", "160", "--date", "\(TestClock.day(saturday - 7))T09:00"],
+                ["add", "175", "--date", "\(TestClock.day(saturday - 1))T08:00"],
             ], line: "175.0 lb ↓ 25.0%", short: "175.0 ↓",
             json: json(
-                weight: "175.0", unit: "lb", goal: "160.0", entry: "2026-11-20T08:00:00+01:00", trend: "down",
+                weight: "175.0", unit: "lb", goal: "160.0", entry: "\(TestClock.day(saturday - 1))T08:00:00+01:00",
+                trend: "down",
                 progress: "25.0"),
             waybar:
-                #"{"text":"175.0 lb ↓ 25.0%","tooltip":"W8Trackr: 175.0 lb on Fri 20 Nov 2026 08:00\n7-day trend: down\nGoal 160.0 lb: 25.0%\nWater 0 of 2000 ml today (0%)","class":"down","percentage":25}"#
+                #"{"text":"175.0 lb ↓ 25.0%","tooltip":"W8Trackr: 175.0 lb on \#(TestClock.shown(saturday - 1)) 08:00\n7-day trend: down\nGoal 160.0 lb: 25.0%\nWater 0 of 2000 ml today (0%)","class":"down","percentage":25}"#
         ),
         // The bar's percentage is capped at 0 while the text keeps the honest -20.0%.
         Golden(
             name: "up away from goal in kilograms",
             setup: [
-                ["config", "unit", "kg"], ["add", "80kg", "--date", "2026-11-15T08:00"],
-                ["goal", "75", "--date", "2026-11-15T09:00"], ["add", "81", "--date", "2026-11-20T08:00"],
+                ["config", "unit", "kg"], ["add", "80kg", "--date", "\(TestClock.day(saturday - 6))T08:00"],
+                ["goal", "75", "--date", "\(TestClock.day(saturday - 6))T09:00"],
+                ["add", "81", "--date", "\(TestClock.day(saturday - 1))T08:00"],
             ], line: "81.0 kg ↑ -20.0%", short: "81.0 ↑",
             json: json(
-                weight: "81.0", unit: "kg", goal: "75.0", entry: "2026-11-20T08:00:00+01:00", trend: "up",
+                weight: "81.0", unit: "kg", goal: "75.0", entry: "\(TestClock.day(saturday - 1))T08:00:00+01:00",
+                trend: "up",
                 progress: "-20.0"),
             waybar:
-                #"{"text":"81.0 kg ↑ -20.0%","tooltip":"W8Trackr: 81.0 kg on Fri 20 Nov 2026 08:00\n7-day trend: up\nGoal 75.0 kg: -20.0%\nWater 0 of 2000 ml today (0%)","class":"up","percentage":0}"#
+                #"{"text":"81.0 kg ↑ -20.0%","tooltip":"W8Trackr: 81.0 kg on \#(TestClock.shown(saturday - 1)) 08:00\n7-day trend: up\nGoal 75.0 kg: -20.0%\nWater 0 of 2000 ml today (0%)","class":"up","percentage":0}"#
         ),
     ]
 
@@ -116,20 +125,22 @@ import W8TestHarness
 
     @Test func stableUnderHalfAUnit() throws {
         let out = try widget([
-            ["add", "180", "--date", "2026-11-15T08:00"], ["add", "180.3", "--date", "2026-11-20T08:00"],
+            ["add", "180", "--date", "\(TestClock.day(saturday - 6))T08:00"],
+            ["add", "180.3", "--date", "\(TestClock.day(saturday - 1))T08:00"],
         ])
         #expect(out["text"] == "180.3 lb →\n")
         #expect(
             out["waybar"]
-                == #"{"text":"180.3 lb →","tooltip":"W8Trackr: 180.3 lb on Fri 20 Nov 2026 08:00\n7-day trend: stable\nWater 0 of 2000 ml today (0%)","class":"stable"}"#
+                == #"{"text":"180.3 lb →","tooltip":"W8Trackr: 180.3 lb on \#(TestClock.shown(saturday - 1)) 08:00\n7-day trend: stable\nWater 0 of 2000 ml today (0%)","class":"stable"}"#
                 + "\n")
         #expect(out["i3blocks"] == "180.3 lb →\n180.3 →\n")
     }
 
     @Test func pastGoalCapsTheBarAt100() throws {
         let out = try widget([
-            ["add", "180", "--date", "2026-11-14T08:00"], ["goal", "170", "--date", "2026-11-14T09:00"],
-            ["add", "168", "--date", "2026-11-20T08:00"],
+            ["add", "180", "--date", "\(TestClock.day(saturday - 7))T08:00"],
+            ["goal", "170", "--date", "\(TestClock.day(saturday - 7))T09:00"],
+            ["add", "168", "--date", "\(TestClock.day(saturday - 1))T08:00"],
         ])
         #expect(out["text"] == "168.0 lb ↓ 120.0%\n")
         #expect(out["waybar"]?.contains(#""percentage":100}"#) == true)
@@ -138,8 +149,10 @@ import W8TestHarness
     /// Today's water, from the intake log: in the JSON and as the tooltip's last line; yesterday's does not count.
     @Test func waterToday() throws {
         let out = try widget([
-            ["add", "180", "--date", "2026-11-20T08:00"], ["drink", "500", "--date", "2026-11-21T09:00"],
-            ["drink", "cup", "--date", "2026-11-21T11:30"], ["drink", "1l", "--date", "2026-11-20T20:00"],
+            ["add", "180", "--date", "\(TestClock.day(saturday - 1))T08:00"],
+            ["drink", "500", "--date", "\(TestClock.day(saturday))T09:00"],
+            ["drink", "cup", "--date", "\(TestClock.day(saturday))T11:30"],
+            ["drink", "1l", "--date", "\(TestClock.day(saturday - 1))T20:00"],
         ])
         let json = try #require(
             try JSONSerialization.jsonObject(with: Data((out["json"] ?? "").utf8)) as? [String: Any])
@@ -147,7 +160,7 @@ import W8TestHarness
         #expect(json["water_goal_ml"] as? Int == 2000)
         #expect(
             out["waybar"]
-                == #"{"text":"180.0 lb","tooltip":"W8Trackr: 180.0 lb on Fri 20 Nov 2026 08:00\n7-day trend: not enough weigh-ins\nWater 750 of 2000 ml today (37%)","class":"unknown"}"#
+                == #"{"text":"180.0 lb","tooltip":"W8Trackr: 180.0 lb on \#(TestClock.shown(saturday - 1)) 08:00\n7-day trend: not enough weigh-ins\nWater 750 of 2000 ml today (37%)","class":"unknown"}"#
                 + "\n")
         #expect(out["text"] == "180.0 lb\n", "the one-line formats are unchanged")
     }
@@ -177,22 +190,23 @@ import W8TestHarness
         let desktop = try WaybarSession()
         defer { desktop.stop() }
         let w8 = try W8Sandbox(bus: desktop.bus)
-        try #require(try w8.run("add", "180", "--date", "2026-11-14T08:00").status == 0)
-        try #require(try w8.run("goal", "160", "--date", "2026-11-14T09:00").status == 0)
+        try #require(try w8.run("add", "180", "--date", "\(TestClock.day(saturday - 7))T08:00").status == 0)
+        try #require(try w8.run("goal", "160", "--date", "\(TestClock.day(saturday - 7))T09:00").status == 0)
         try desktop.start(for: w8, signal: 8)
         #expect(desktop.runs.last?.contains(#""text":"180.0 lb 0.0%""#) == true, "\(desktop.runs)")
         let before = try desktop.screenshotShowingBar(
             to: screenshotDirectory.appendingPathComponent("waybar-before.png"), textColour: WaybarSession.plainText)
         #expect(try before.pixels(near: WaybarSession.plainText, fuzzPercent: 10, region: desktop.barRegion) >= 20)
 
-        // Off by default: a change does not reach the bar.
-        try w8.run("add", "179", "--date", "2026-11-15T08:00")
-        #expect(!desktop.waitForRuns(2, timeout: 0.5), "widget.signal is off by default: \(desktop.runs)")
+        // Off by default: a change does not reach the bar. Proven by the next change that does: waybar re-runs the
+        // module once per signal, in order, so had this add signalled, the run for 175 would be the third.
+        try w8.run("add", "179", "--date", "\(TestClock.day(saturday - 6))T08:00")
 
         #expect(try w8.run("config", "widget.signal", "8").status == 0)
         let added = try w8.run("add", "175")
         #expect(added.status == 0)
         #expect(desktop.waitForRuns(2, timeout: 5), "waybar did not re-run the module: \(desktop.runs)\n\(desktop.log)")
+        #expect(desktop.runs.count == 2, "widget.signal is off by default: \(desktop.runs)")
         #expect(desktop.runs.last?.contains(#""text":"175.0 lb ↓ 25.0%""#) == true, "\(desktop.runs)")
         #expect(desktop.runs.last?.contains(#""class":"down""#) == true)
         let after = try desktop.screenshotShowingBar(
@@ -212,7 +226,10 @@ import W8TestHarness
         try w8.run("widget")
         let bad = try w8.run("add", "-5")
         #expect(bad.status == 65)
-        #expect(!desktop.waitForRuns(7, timeout: 0.5), "reads and refused input change nothing: \(desktop.runs)")
-        #expect(desktop.runs.count == 6)
+        // Proven by a change after them: its run is the seventh, not a later one, and shows it.
+        #expect(try w8.run("add", "174").status == 0)
+        #expect(desktop.waitForRuns(7, timeout: 5), "w8 add 174: \(desktop.runs)")
+        #expect(desktop.runs.count == 7, "reads and refused input change nothing: \(desktop.runs)")
+        #expect(desktop.runs.last?.contains(#""text":"174.0 lb"#) == true, "\(desktop.runs)")
     }
 }

@@ -17,7 +17,7 @@ public struct W8Run: Sendable {
 }
 
 /// A private home for the built `w8`: `childEnvironment` in `root` (its own XDG directories, systemd unit path,
-/// locale and a pinned time zone) with `HOME` at `root`, and by default no session bus (so no notification server);
+/// locale and a pinned time zone) with `HOME` at `root`, the test's clock (`TestClock`), and by default no session bus (so no notification server);
 /// `environment` can add a bus and a display.
 public final class W8Sandbox: @unchecked Sendable {
     public let root: URL
@@ -50,6 +50,9 @@ public final class W8Sandbox: @unchecked Sendable {
         var env = childEnvironment(in: root, timeZone: timeZone)
         env["HOME"] = root.path
         env["XDG_RUNTIME_DIR"] = root.appendingPathComponent("run").path
+        // The test's clock, never the day the suite runs (TestClock); `run(clock:)` and `DaemonProcess` name
+        // another.
+        env.merge(try TestClock.environment()) { $1 }
         environment = env.merging(extra) { $1 }
     }
 
@@ -216,9 +219,9 @@ public final class DaemonProcess: @unchecked Sendable {
     /// The process id of the wrapper or of `timeout`, which share the daemon's namespaces (for `nsenter -t`).
     public var processIdentifier: Int32 { child.process.processIdentifier }
 
-    /// Waits until the log contains `text`, at most `timeout` seconds.
+    /// Waits until the log contains `text`, at most `timeout` seconds (times `testTimeScale`).
     public func waitForLog(_ text: String, timeout: TimeInterval) throws {
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = Date().addingTimeInterval(timeout * testTimeScale)
         while !log.contains(text) {
             guard Date() < deadline, child.process.isRunning else {
                 let state = child.process.isRunning ? "running" : "exited with \(child.process.terminationStatus)"

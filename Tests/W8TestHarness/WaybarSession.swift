@@ -1,4 +1,5 @@
 import Foundation
+import W8TestSupport
 
 /// The real waybar in a headless sway, with one custom module that runs `w8 widget --format waybar` from a
 /// sandbox, re-run on SIGRTMIN+`signal` as a person's config would (README). Each run of the module appends its
@@ -73,9 +74,9 @@ public final class WaybarSession {
         ((try? String(contentsOf: marker, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
     }
 
-    /// Waits at most `timeout` seconds until the module has run `count` times; false if it has not.
+    /// Waits at most `timeout` seconds (times `testTimeScale`) until the module has run `count` times; false if not.
     public func waitForRuns(_ count: Int, timeout: TimeInterval) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = Date().addingTimeInterval(timeout * testTimeScale)
         while runs.count < count {
             guard Date() < deadline else { return false }
             usleep(20_000)

@@ -45,7 +45,7 @@ INSTALLED := $(BINDIR)/w8 $(addprefix $(USERUNITDIR)/,$(UNITS)) $(DATADIR)/appli
 # The one place the version lives is Sources/w8/W8.swift (`w8 --version`); the packaging recipes are checked against it.
 VERSION := $(shell sed -n 's/^ *static let version = "\(.*\)"$$/\1/p' Sources/w8/W8.swift)
 
-.PHONY: all deps test-deps build run catalogs pot po-update test test-clock-moved test-desktops soak bench clean release install install-files uninstall dist deb rpm packaging-test format \
+.PHONY: all deps test-deps build run catalogs pot po-update test test-clock-moved check-real-health test-desktops soak bench clean release install install-files uninstall dist deb rpm packaging-test format \
 	lint fuzz fuzz-smoke fuzz-build test-sanitize test-tsan
 
 all: build
@@ -159,6 +159,12 @@ MOVED_CLOCK ?= 2028-02-29 12:00:00
 test-clock-moved: test-deps catalogs
 	$(SWIFT) build --build-tests
 	W8_TEST_CLOCK="$(MOVED_CLOCK)" $(TEST_ENV) $(SWIFT) test --skip-build --filter W8CLITests
+
+# Opt-in: imports every real export in ../shared/real-health (people's own files, not in this repository) with the
+# release w8 and prints one table; says so and passes where the folder is missing.
+check-real-health: deps
+	$(MAKE) release
+	./scripts/check-real-health $(PKG_BIN)
 
 # The desktops alone (make test runs them too): GNOME Shell, KDE Plasma, lxqt-notificationd, swaync, xfce4-notifyd,
 # notification-daemon, mako and dunst, each headless on private buses, and the units under a real systemd user

@@ -66,7 +66,11 @@ def main(path, zone_name):
         if key in seen:
             continue
         seen.add(key)
-        kind, unit, value = record["type"][len(Q):], record.get("unit"), float(record.get("value", "nan"))
+        kind, unit = record["type"][len(Q):], record.get("unit")
+        if kind not in ("BodyMass", "BodyFatPercentage", "StepCount", "DistanceWalkingRunning", "DietaryWater",
+                        "DietaryEnergyConsumed"):
+            continue  # a category's value is a word (HKCategoryValueSleepAnalysisAsleep), and w8 reads none of them
+        value = float(record.get("value", "nan"))
         start, end = instant(record["startDate"]), instant(record["endDate"])
         if kind == "BodyMass":
             weights[start] = value * LB_IN_KG if unit == "lb" else value

@@ -145,11 +145,8 @@ public struct Importer {
         let vendor =
             health == nil
             && ([.fitbit, .garmin].contains(format) || (format == .auto && ImportReport.looksLikeArray(first)))
-        let member =
-            health == .zip
-            ? try ZipMember(
-                input, matching: { $0 == "export.xml" || $0.hasSuffix("/export.xml") },
-                describe: "apple_health_export/export.xml") : nil
+        // The export by what it holds, whatever the iPhone's language named it (ZipMember.healthExport).
+        let member = health == .zip ? try ZipMember.healthExport(input) : nil
         var backup: Backup?
         let (result, outcome) = try tracker.importEntries(dryRun: dryRun) { importer in
             var chunk = try member?.read() ?? first

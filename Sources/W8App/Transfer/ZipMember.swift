@@ -1,20 +1,41 @@
 import CZlib
 import Foundation
+import W8Formats
 import W8Text
 
 /// One member of a ZIP archive, inflated as a stream: the central directory (ZIP64 too, for exports past 4 GB) is
-/// read with `pread`, then the member's deflated bytes are read a chunk at a time and inflated through zlib.
+/// read with `pread`, then the member's deflated bytes are read a chunk at a time and inflated through zlib. What
+/// comes out is checked against the directory: its CRC-32 and its size, at the member's end.
+///
+/// Every number the archive states is checked before it is used: a 64-bit field past `Int64.max`, an offset or a
+/// size past the file's end, and a count of entries the directory cannot hold are refused as a damaged archive
+/// (exit 65), never converted or added unchecked.
 final class ZipMember {
+    /// One member, as the central directory describes it.
+    struct Entry {
+        var name: String
+        var method: UInt16
+        var compressed: Int64
+        var uncompressed: Int64
+        var crc: UInt32
+        var local: Int64
+    }
+
     let name: String
     private let file: InputFile
     private let method: UInt16
     private let compressedSize: Int64
+    private let expectedSize: Int64
+    private let expectedCRC: UInt32
     private var offset: Int64
     private var remaining: Int64
     private var stream = z_stream()
     private var inflating = false
     private var input: [UInt8] = []
     private var ended = false
+    private var crc: UInt = 0
+    private var produced: Int64 = 0
+    private var verified = false
 
     /// The ZIP's first four bytes, `PK\3\4`.
     static let magic: [UInt8] = [0x50, 0x4B, 0x03, 0x04]
@@ -22,24 +43,53 @@ final class ZipMember {
     /// Bytes of the member read, and its compressed size, for progress.
     var progress: (done: Int64, total: Int64) { (compressedSize - remaining, compressedSize) }
 
-    /// Finds the member `matching` names in `file`'s central directory. Throws `AppError.badInput` naming what is
-    /// wrong.
-    init(_ file: InputFile, matching: (String) -> Bool, describe: String) throws {
-        self.file = file
+    /// The error for an archive w8 cannot read, `reason` saying why.
+    static func bad(_ file: InputFile, _ reason: String) -> AppError {
+        AppError.badInput(
+            // TRANSLATORS: {file} is the file given to w8 import; {reason} one of the ZIP reasons, as "its central
+            // directory is damaged".
+            tr("{file} is not a ZIP archive w8 can read: {reason}", ["file": file.name, "reason": reason]))
+    }
+
+    /// Apple Health's export in `file`, found by what it holds, not by its name: the first XML member whose root is
+    /// `HealthData`. An iPhone names the export in its language (`apple_health_export/exportar.xml` in Spanish,
+    /// `eksport.xml` in Norwegian, `vienti.xml` in Finnish; iOS 9 put `exportación.xml` at the archive's top), and
+    /// beside it `export_cda.xml`, a ClinicalDocument, keeps its English name.
+    static func healthExport(_ file: InputFile) throws -> ZipMember {
+        for entry in try directory(file) where isXMLName(entry.name) {
+            let probe = try ZipMember(file, entry)
+            var head: [UInt8] = []
+            var verdict: Bool?
+            while verdict == nil {
+                let chunk = try probe.read(upTo: 64 * 1024)
+                head += chunk
+                verdict = chunk.isEmpty ? false : ImportFormat.isAppleHealthXML(head)
+            }
+            if verdict == true { return try ZipMember(file, entry) }
+        }
+        throw AppError.badInput(
+            tr(
+                // TRANSLATORS: an error; {file} is the file given to w8 import, {root} the XML element "HealthData".
+                "{file} holds no Apple Health export: no XML file in it has the root {root}",
+                ["file": file.name, "root": "HealthData"]))
+    }
+
+    /// Whether a member's name is an XML file's: `.xml` at its end, not a folder, not macOS's `__MACOSX/` copies.
+    static func isXMLName(_ name: String) -> Bool {
+        name.lowercased().hasSuffix(".xml") && !name.hasPrefix("__MACOSX/")
+    }
+
+    /// The members `file`'s central directory lists, in its order. Throws `AppError.badInput` naming what is wrong.
+    static func directory(_ file: InputFile) throws -> [Entry] {
         guard let size = file.size, file.isSeekable else {
             throw AppError.badInput(
                 tr(
                     // TRANSLATORS: {file} is the file given to w8 import; {member} the file inside the ZIP, as
                     // apple_health_export/export.xml.
                     "{file} is a ZIP archive, which w8 reads only from a file: give its path, or unzip it and import {member}",
-                    ["file": file.name, "member": describe]))
+                    ["file": file.name, "member": "apple_health_export/export.xml"]))
         }
-        func bad(_ reason: String) -> AppError {
-            AppError.badInput(
-                // TRANSLATORS: {file} is the file given to w8 import; {reason} one of the ZIP reasons, as "its central
-                // directory is damaged".
-                tr("{file} is not a ZIP archive w8 can read: {reason}", ["file": file.name, "reason": reason]))
-        }
+        let damaged = bad(file, tr("its central directory is damaged"))
         // The end of central directory record: 22 bytes and a comment of up to 65,535.
         let tailSize = Int(min(size, 22 + 65_535 + 20))
         let tail = try file.read(at: size - Int64(tailSize), count: tailSize)
@@ -47,87 +97,101 @@ final class ZipMember {
             let eocd = (0...(tail.count - 22)).reversed().first(where: {
                 tail[$0] == 0x50 && tail[$0 + 1] == 0x4B && tail[$0 + 2] == 0x05 && tail[$0 + 3] == 0x06
             })
-        else { throw bad(tr("it has no end of central directory")) }
-        var entries = Int64(Self.u16(tail, eocd + 10))
-        var directorySize = Int64(Self.u32(tail, eocd + 12))
-        var directoryOffset = Int64(Self.u32(tail, eocd + 16))
+        else { throw bad(file, tr("it has no end of central directory")) }
+        var entries = Int64(u16(tail, eocd + 10))
+        var directorySize = Int64(u32(tail, eocd + 12))
+        var directoryOffset = Int64(u32(tail, eocd + 16))
         // ZIP64: a locator just before the record points at the ZIP64 end of central directory.
         if eocd >= 20, tail[eocd - 20] == 0x50, tail[eocd - 19] == 0x4B, tail[eocd - 18] == 0x06,
             tail[eocd - 17] == 0x07
         {
-            let at = Int64(Self.u64(tail, eocd - 20 + 8))
+            let missing = bad(file, tr("its ZIP64 end of central directory is missing"))
+            guard let at = Int64(exactly: u64(tail, eocd - 20 + 8)), at <= size - 56 else { throw missing }
             let record = try file.read(at: at, count: 56)
-            guard record.count == 56, record.starts(with: [0x50, 0x4B, 0x06, 0x06]) else {
-                throw bad(tr("its ZIP64 end of central directory is missing"))
-            }
-            entries = Int64(Self.u64(record, 32))
-            directorySize = Int64(Self.u64(record, 40))
-            directoryOffset = Int64(Self.u64(record, 48))
+            guard record.count == 56, record.starts(with: [0x50, 0x4B, 0x06, 0x06]) else { throw missing }
+            guard let count = Int64(exactly: u64(record, 32)), let length = Int64(exactly: u64(record, 40)),
+                let start = Int64(exactly: u64(record, 48))
+            else { throw damaged }
+            (entries, directorySize, directoryOffset) = (count, length, start)
         }
-        guard directoryOffset >= 0, directorySize >= 0, directoryOffset + directorySize <= size,
-            directorySize < 256 * 1024 * 1024
-        else { throw bad(tr("its central directory lies outside the file")) }
+        guard directoryOffset <= size, directorySize <= size - directoryOffset, directorySize < 256 * 1024 * 1024
+        else { throw bad(file, tr("its central directory lies outside the file")) }
         let directory = try file.read(at: directoryOffset, count: Int(directorySize))
+        // Each entry takes 46 bytes at the least: a count past that is a lie, refused before any is read.
+        guard entries <= Int64(directory.count / 46) else { throw damaged }
         var at = 0
-        var found: (name: String, method: UInt16, compressed: Int64, local: Int64)?
+        var found: [Entry] = []
         for _ in 0..<entries {
             guard at + 46 <= directory.count, directory[at..<(at + 4)].elementsEqual([0x50, 0x4B, 0x01, 0x02]) else {
-                throw bad(tr("its central directory is damaged"))
+                throw damaged
             }
-            let method = Self.u16(directory, at + 10)
-            var compressed = Int64(Self.u32(directory, at + 20))
-            var uncompressed = Int64(Self.u32(directory, at + 24))
-            let nameLength = Int(Self.u16(directory, at + 28))
-            let extraLength = Int(Self.u16(directory, at + 30))
-            let commentLength = Int(Self.u16(directory, at + 32))
-            var local = Int64(Self.u32(directory, at + 42))
-            guard at + 46 + nameLength + extraLength <= directory.count else {
-                throw bad(tr("its central directory is damaged"))
-            }
+            let method = u16(directory, at + 10)
+            let crc = u32(directory, at + 16)
+            var compressed = Int64(u32(directory, at + 20))
+            var uncompressed = Int64(u32(directory, at + 24))
+            let nameLength = Int(u16(directory, at + 28))
+            let extraLength = Int(u16(directory, at + 30))
+            let commentLength = Int(u16(directory, at + 32))
+            var local = Int64(u32(directory, at + 42))
+            guard at + 46 + nameLength + extraLength <= directory.count else { throw damaged }
             let name = String(decoding: directory[(at + 46)..<(at + 46 + nameLength)], as: UTF8.self)
             // ZIP64 extended information: the 64-bit values of the fields set to 0xFFFFFFFF, in this order.
             var extra = at + 46 + nameLength
             let extraEnd = extra + extraLength
             while extra + 4 <= extraEnd {
-                let id = Self.u16(directory, extra)
-                let length = Int(Self.u16(directory, extra + 2))
+                let id = u16(directory, extra)
+                let length = Int(u16(directory, extra + 2))
                 if id == 0x0001 {
                     var field = extra + 4
-                    if uncompressed == 0xFFFF_FFFF, field + 8 <= extraEnd {
-                        uncompressed = Int64(Self.u64(directory, field))
-                        field += 8
+                    /// The next 64-bit field, refused past `Int64.max`.
+                    func next() throws -> Int64? {
+                        guard field + 8 <= extraEnd else { return nil }
+                        defer { field += 8 }
+                        guard let value = Int64(exactly: u64(directory, field)) else { throw damaged }
+                        return value
                     }
-                    if compressed == 0xFFFF_FFFF, field + 8 <= extraEnd {
-                        compressed = Int64(Self.u64(directory, field))
-                        field += 8
-                    }
-                    if local == 0xFFFF_FFFF, field + 8 <= extraEnd { local = Int64(Self.u64(directory, field)) }
+                    if uncompressed == 0xFFFF_FFFF, let value = try next() { uncompressed = value }
+                    if compressed == 0xFFFF_FFFF, let value = try next() { compressed = value }
+                    if local == 0xFFFF_FFFF, let value = try next() { local = value }
                 }
                 extra += 4 + length
             }
-            if found == nil, matching(name) { found = (name, method, compressed, local) }
+            found.append(
+                Entry(
+                    name: name, method: method, compressed: compressed, uncompressed: uncompressed, crc: crc,
+                    local: local))
             at = extraEnd + commentLength
         }
-        guard let found else {
-            throw AppError.badInput(tr("{file} holds no {member}", ["file": file.name, "member": describe]))
-        }
-        guard found.method == 8 || found.method == 0 else {
-            throw bad(
+        return found
+    }
+
+    /// The member `entry` of `file`, ready to be read from its start.
+    init(_ file: InputFile, _ entry: Entry) throws {
+        self.file = file
+        guard entry.method == 8 || entry.method == 0 else {
+            throw Self.bad(
+                file,
                 tr(
                     "{member} is compressed with method {method}; w8 reads stored and deflated members",
-                    ["member": found.name, "method": found.method]))
+                    ["member": entry.name, "method": entry.method]))
         }
-        let header = try file.read(at: found.local, count: 30)
+        let size = file.size ?? 0
+        guard entry.local <= size - 30 else {
+            throw Self.bad(file, tr("{member} has no local header", ["member": entry.name]))
+        }
+        let header = try file.read(at: entry.local, count: 30)
         guard header.count == 30, header.starts(with: Self.magic) else {
-            throw bad(tr("{member} has no local header", ["member": found.name]))
+            throw Self.bad(file, tr("{member} has no local header", ["member": entry.name]))
         }
-        name = found.name
-        method = found.method
-        compressedSize = found.compressed
-        offset = found.local + 30 + Int64(Self.u16(header, 26)) + Int64(Self.u16(header, 28))
-        remaining = found.compressed
-        guard offset + remaining <= size else {
-            throw bad(tr("{member} runs past the end of the file", ["member": found.name]))
+        name = entry.name
+        method = entry.method
+        compressedSize = entry.compressed
+        expectedSize = entry.uncompressed
+        expectedCRC = entry.crc
+        offset = entry.local + 30 + Int64(Self.u16(header, 26)) + Int64(Self.u16(header, 28))
+        remaining = entry.compressed
+        guard offset <= size, remaining <= size - offset else {
+            throw Self.bad(file, tr("{member} runs past the end of the file", ["member": entry.name]))
         }
     }
 
@@ -135,6 +199,51 @@ final class ZipMember {
 
     /// The next inflated chunk; empty at the member's end.
     func read(upTo count: Int = 256 * 1024) throws -> [UInt8] {
+        let bytes = try inflated(upTo: count)
+        guard !bytes.isEmpty else {
+            try verify()
+            return []
+        }
+        crc = bytes.withUnsafeBufferPointer { CZlib.crc32(crc, $0.baseAddress, UInt32($0.count)) }
+        produced += Int64(bytes.count)
+        guard produced <= expectedSize else { throw sizeMismatch() }
+        return bytes
+    }
+
+    /// At the member's end: what came out is what the directory says, in size and CRC-32.
+    private func verify() throws {
+        guard !verified else { return }
+        guard produced == expectedSize else { throw sizeMismatch() }
+        guard crc == UInt(expectedCRC) else {
+            throw AppError.badInput(
+                tr(
+                    // TRANSLATORS: an error; {file} is the file given to w8 import, {member} the file inside the ZIP;
+                    // {found} and {stated} are CRC-32 checksums in hexadecimal.
+                    "{file}: {member} is damaged: its CRC-32 is {found}, its directory says {stated}",
+                    [
+                        "file": file.name, "member": name, "found": Self.hex(UInt32(truncatingIfNeeded: crc)),
+                        "stated": Self.hex(expectedCRC),
+                    ]))
+        }
+        verified = true
+    }
+
+    private func sizeMismatch() -> AppError {
+        AppError.badInput(
+            tr(
+                // TRANSLATORS: an error; {file} is the file given to w8 import, {member} the file inside the ZIP;
+                // {found} and {stated} are numbers of bytes.
+                "{file}: {member} is damaged: it holds {found} bytes or more, its directory says {stated}",
+                ["file": file.name, "member": name, "found": produced, "stated": expectedSize]))
+    }
+
+    static func hex(_ value: UInt32) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 8 - digits.count) + digits
+    }
+
+    /// The next chunk as it comes out of the member, unchecked; empty at its end.
+    private func inflated(upTo count: Int) throws -> [UInt8] {
         if method == 0 {
             guard remaining > 0 else { return [] }
             let bytes = try file.read(at: offset, count: Int(min(Int64(count), remaining)))

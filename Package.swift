@@ -26,7 +26,8 @@ let package = Package(
         // Other apps' and our own file formats, read as their bytes arrive: the import layouts (W8Trackr CSV, the
         // iPhone app's CSV and JSON, openScale, Libra, TrendWeight, date,weight), the CSV reader and writer, the JSON
         // backup and its stream, and the TOML config document. Foundation and W8Core only.
-        .target(name: "W8Formats", dependencies: ["W8Core", "W8Text"]),
+        // Apple Health's ZIP through its central directory, inflated with zlib (CZlib): ZipMember.
+        .target(name: "W8Formats", dependencies: ["W8Core", "W8Text", "CZlib"]),
         // SQLite through GRDB. The only module that imports GRDB. It stores and applies no rule: a workflow runs its
         // change, the milestone rules included, in one `StoreTransaction`.
         .target(
@@ -66,8 +67,9 @@ let package = Package(
         // EventRunner, import and export, the charts (through the ChartDrawer interface), the systemd installer, the
         // config file, paths and the XDG and D-Bus service directories, and the presentation (text and JSON reports).
         .target(
-            name: "W8App", dependencies: ["W8Core", "W8Formats", "W8Store", "CW8Linux", "W8System", "W8Text", "CZlib"]),
-        // zlib's inflate, for the deflated export.xml inside Apple Health's export.zip; only W8App imports it.
+            name: "W8App", dependencies: ["W8Core", "W8Formats", "W8Store", "CW8Linux", "W8System", "W8Text"]),
+        // zlib's inflate and crc32, for the deflated export inside Apple Health's export.zip; only W8Formats
+        // imports it.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // cairo's C API, for the chart image, loaded with dlopen when a chart is drawn: the commands that draw none
         // never load cairo and X11. Only W8Chart imports it (its tests too, to decode the PNGs).

@@ -5,7 +5,7 @@
 // `make fuzz-smoke` (see the Makefile).
 import PackageDescription
 
-let targets = ["amounts", "dates", "csv", "config", "backup", "apple-health"]
+let targets = ["amounts", "dates", "csv", "config", "backup", "apple-health", "zip", "iphone-json", "vendor-json"]
 
 let package = Package(
     name: "W8Fuzz",

@@ -21,6 +21,8 @@ public enum W8FormatsError: Error, LocalizedError, Equatable, Sendable {
     case documentInvalid(JSONDocument, String)
     case fieldTooLong(column: String, start: String, characters: Int)
     case csvQuoteNotClosed(line: Int)
+    /// A ZIP archive w8 cannot read, or a member of it that is damaged: the sentence says which.
+    case archive(String)
     /// A kept Apple Health record's value or date that w8 cannot read.
     case appleHealthValue(String)
     /// A kept Apple Health record's unit, and the units its type may have.
@@ -85,7 +87,7 @@ public enum W8FormatsError: Error, LocalizedError, Equatable, Sendable {
             // TRANSLATORS: {column} is a column of TrendWeight's export ("Weight Is Interpolated"); Yes and No are its
             // values, as the file writes them.
             tr("{column} is '{value}'; TrendWeight writes Yes or No", ["column": column, "value": value])
-        case .importVendorFile(let message):
+        case .importVendorFile(let message), .archive(let message):
             message
         case .importValueInvalid(let column, let value, let expected):
             // TRANSLATORS: {column} is a column of the file, {expected} what its values must be ("a whole number").

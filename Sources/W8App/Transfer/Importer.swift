@@ -145,6 +145,14 @@ public struct Importer {
         let vendor =
             health == nil
             && ([.fitbit, .garmin].contains(format) || (format == .auto && ImportReport.looksLikeArray(first)))
+        if health == .zip, !input.isSeekable {
+            throw AppError.badInput(
+                tr(
+                    // TRANSLATORS: {file} is the file given to w8 import; {member} the file inside the ZIP, as
+                    // apple_health_export/export.xml.
+                    "{file} is a ZIP archive, which w8 reads only from a file: give its path, or unzip it and import {member}",
+                    ["file": input.name, "member": "apple_health_export/export.xml"]))
+        }
         // The export by what it holds, whatever the iPhone's language named it (ZipMember.healthExport).
         let member = health == .zip ? try ZipMember.healthExport(input) : nil
         var backup: Backup?
@@ -756,3 +764,6 @@ enum AppleHealthNotes {
         return lines
     }
 }
+
+/// A file given to `w8 import` is read at any offset for a ZIP's directory and members.
+extension InputFile: ZipSource {}

@@ -1,7 +1,17 @@
 import CZlib
 import Foundation
-import W8Formats
+import W8Core
 import W8Text
+
+/// What a ZIP archive is read from: a file that can be read at any offset (`pread`), and its size.
+public protocol ZipSource: AnyObject {
+    /// The file, as errors name it.
+    var name: String { get }
+    /// Its size in bytes.
+    var size: Int64? { get }
+    /// Up to `count` bytes at `offset`; fewer only at the end.
+    func read(at offset: Int64, count: Int) throws -> [UInt8]
+}
 
 /// One member of a ZIP archive, inflated as a stream: the central directory (ZIP64 too, for exports past 4 GB) is
 /// read with `pread`, then the member's deflated bytes are read a chunk at a time and inflated through zlib. What
@@ -10,9 +20,9 @@ import W8Text
 /// Every number the archive states is checked before it is used: a 64-bit field past `Int64.max`, an offset or a
 /// size past the file's end, and a count of entries the directory cannot hold are refused as a damaged archive
 /// (exit 65), never converted or added unchecked.
-final class ZipMember {
+public final class ZipMember {
     /// One member, as the central directory describes it.
-    struct Entry {
+    public struct Entry: Sendable {
         var name: String
         var method: UInt16
         var compressed: Int64
@@ -21,8 +31,8 @@ final class ZipMember {
         var local: Int64
     }
 
-    let name: String
-    private let file: InputFile
+    public let name: String
+    private let file: any ZipSource
     private let method: UInt16
     private let compressedSize: Int64
     private let expectedSize: Int64
@@ -38,14 +48,14 @@ final class ZipMember {
     private var verified = false
 
     /// The ZIP's first four bytes, `PK\3\4`.
-    static let magic: [UInt8] = [0x50, 0x4B, 0x03, 0x04]
+    public static let magic: [UInt8] = [0x50, 0x4B, 0x03, 0x04]
 
     /// Bytes of the member read, and its compressed size, for progress.
-    var progress: (done: Int64, total: Int64) { (compressedSize - remaining, compressedSize) }
+    public var progress: (done: Int64, total: Int64) { (compressedSize - remaining, compressedSize) }
 
     /// The error for an archive w8 cannot read, `reason` saying why.
-    static func bad(_ file: InputFile, _ reason: String) -> AppError {
-        AppError.badInput(
+    static func bad(_ file: any ZipSource, _ reason: String) -> W8FormatsError {
+        W8FormatsError.archive(
             // TRANSLATORS: {file} is the file given to w8 import; {reason} one of the ZIP reasons, as "its central
             // directory is damaged".
             tr("{file} is not a ZIP archive w8 can read: {reason}", ["file": file.name, "reason": reason]))
@@ -55,7 +65,7 @@ final class ZipMember {
     /// `HealthData`. An iPhone names the export in its language (`apple_health_export/exportar.xml` in Spanish,
     /// `eksport.xml` in Norwegian, `vienti.xml` in Finnish; iOS 9 put `exportación.xml` at the archive's top), and
     /// beside it `export_cda.xml`, a ClinicalDocument, keeps its English name.
-    static func healthExport(_ file: InputFile) throws -> ZipMember {
+    public static func healthExport(_ file: any ZipSource) throws -> ZipMember {
         for entry in try directory(file) where isXMLName(entry.name) {
             let probe = try ZipMember(file, entry)
             var head: [UInt8] = []
@@ -67,7 +77,7 @@ final class ZipMember {
             }
             if verdict == true { return try ZipMember(file, entry) }
         }
-        throw AppError.badInput(
+        throw W8FormatsError.archive(
             tr(
                 // TRANSLATORS: an error; {file} is the file given to w8 import, {root} the XML element "HealthData".
                 "{file} holds no Apple Health export: no XML file in it has the root {root}",
@@ -80,15 +90,8 @@ final class ZipMember {
     }
 
     /// The members `file`'s central directory lists, in its order. Throws `AppError.badInput` naming what is wrong.
-    static func directory(_ file: InputFile) throws -> [Entry] {
-        guard let size = file.size, file.isSeekable else {
-            throw AppError.badInput(
-                tr(
-                    // TRANSLATORS: {file} is the file given to w8 import; {member} the file inside the ZIP, as
-                    // apple_health_export/export.xml.
-                    "{file} is a ZIP archive, which w8 reads only from a file: give its path, or unzip it and import {member}",
-                    ["file": file.name, "member": "apple_health_export/export.xml"]))
-        }
+    public static func directory(_ file: any ZipSource) throws -> [Entry] {
+        guard let size = file.size else { throw bad(file, tr("it has no end of central directory")) }
         let damaged = bad(file, tr("its central directory is damaged"))
         // The end of central directory record: 22 bytes and a comment of up to 65,535.
         let tailSize = Int(min(size, 22 + 65_535 + 20))
@@ -166,7 +169,7 @@ final class ZipMember {
     }
 
     /// The member `entry` of `file`, ready to be read from its start.
-    init(_ file: InputFile, _ entry: Entry) throws {
+    public init(_ file: any ZipSource, _ entry: Entry) throws {
         self.file = file
         guard entry.method == 8 || entry.method == 0 else {
             throw Self.bad(
@@ -198,7 +201,7 @@ final class ZipMember {
     deinit { if inflating { inflateEnd(&stream) } }
 
     /// The next inflated chunk; empty at the member's end.
-    func read(upTo count: Int = 256 * 1024) throws -> [UInt8] {
+    public func read(upTo count: Int = 256 * 1024) throws -> [UInt8] {
         let bytes = try inflated(upTo: count)
         guard !bytes.isEmpty else {
             try verify()
@@ -215,7 +218,7 @@ final class ZipMember {
         guard !verified else { return }
         guard produced == expectedSize else { throw sizeMismatch() }
         guard crc == UInt(expectedCRC) else {
-            throw AppError.badInput(
+            throw W8FormatsError.archive(
                 tr(
                     // TRANSLATORS: an error; {file} is the file given to w8 import, {member} the file inside the ZIP;
                     // {found} and {stated} are CRC-32 checksums in hexadecimal.
@@ -228,8 +231,8 @@ final class ZipMember {
         verified = true
     }
 
-    private func sizeMismatch() -> AppError {
-        AppError.badInput(
+    private func sizeMismatch() -> W8FormatsError {
+        W8FormatsError.archive(
             tr(
                 // TRANSLATORS: an error; {file} is the file given to w8 import, {member} the file inside the ZIP;
                 // {found} and {stated} are numbers of bytes.
@@ -248,14 +251,16 @@ final class ZipMember {
             guard remaining > 0 else { return [] }
             let bytes = try file.read(at: offset, count: Int(min(Int64(count), remaining)))
             guard !bytes.isEmpty else {
-                throw AppError.badInput(tr("{file}: {member} is cut short", ["file": file.name, "member": name]))
+                throw W8FormatsError.archive(tr("{file}: {member} is cut short", ["file": file.name, "member": name]))
             }
             offset += Int64(bytes.count)
             remaining -= Int64(bytes.count)
             return bytes
         }
         if !inflating {
-            guard czlib_inflate_init_raw(&stream) == Z_OK else { throw AppError.badInput(tr("zlib could not start")) }
+            guard czlib_inflate_init_raw(&stream) == Z_OK else {
+                throw W8FormatsError.archive(tr("zlib could not start"))
+            }
             inflating = true
         }
         var output = [UInt8](repeating: 0, count: count)
@@ -263,11 +268,13 @@ final class ZipMember {
         while produced == 0, !ended {
             if stream.avail_in == 0 {
                 guard remaining > 0 else {
-                    throw AppError.badInput(tr("{file}: {member} is cut short", ["file": file.name, "member": name]))
+                    throw W8FormatsError.archive(
+                        tr("{file}: {member} is cut short", ["file": file.name, "member": name]))
                 }
                 input = try file.read(at: offset, count: Int(min(Int64(256 * 1024), remaining)))
                 guard !input.isEmpty else {
-                    throw AppError.badInput(tr("{file}: {member} is cut short", ["file": file.name, "member": name]))
+                    throw W8FormatsError.archive(
+                        tr("{file}: {member} is cut short", ["file": file.name, "member": name]))
                 }
                 offset += Int64(input.count)
                 remaining -= Int64(input.count)
@@ -293,7 +300,7 @@ final class ZipMember {
             default:
                 // TRANSLATORS: zlib's error number, when zlib gives no words; ends "… does not inflate: …".
                 let reason = stream.msg.map { String(cString: $0) } ?? tr("status {status}", ["status": status])
-                throw AppError.badInput(
+                throw W8FormatsError.archive(
                     tr(
                         "{file}: {member} does not inflate: {reason}",
                         ["file": file.name, "member": name, "reason": reason]))

@@ -164,9 +164,17 @@ public struct AppleHealthStream {
             type = value
             return false
         }
-        guard let type, Self.typeLengths.contains(type.count),
-            let kind = Self.types[String(decoding: type, as: UTF8.self)]
-        else { return nil }
+        guard let type else { return nil }
+        // A type written with character references (`Body&#77;ass`) is the same type to XML: decoded, then matched.
+        let kind: Kind
+        if type.contains(UInt8(ascii: "&")) {
+            guard let decoded = HealthXMLScanner.decode(type), let found = Self.types[decoded] else { return nil }
+            kind = found
+        } else {
+            guard Self.typeLengths.contains(type.count), let found = Self.types[String(decoding: type, as: UTF8.self)]
+            else { return nil }
+            kind = found
+        }
         var values: [String: UnsafeBufferPointer<UInt8>] = [:]
         try HealthXMLScanner.attributes(attributes) { name, value in
             values[String(decoding: name, as: UTF8.self)] = value

@@ -10,7 +10,12 @@ struct HealthXMLScanner {
     struct Malformed: Error { let reason: String }
 
     private var pending: [UInt8] = []
-    private(set) var depth = 0
+    /// `checkAttributes`' names of the tag it checks.
+    private var names: [UnsafeBufferPointer<UInt8>] = []
+    /// The names of the elements open now, the root first: an end tag must close the last (Health exports nest
+    /// three deep, so this stays small).
+    private var open: [[UInt8]] = []
+    var depth: Int { open.count }
     /// The root element's name, once its start tag was read.
     private(set) var root: String?
     /// The longest tag held while waiting for its end; a longer one is no export's.
@@ -128,9 +133,15 @@ struct HealthXMLScanner {
     ) throws -> Int {
         var i = 0
         while i < b.count {
-            // Text between tags is not read.
-            guard let p = memchr(b.baseAddress! + i, Int32(Self.lt), b.count - i) else { return b.count }
+            // Text between tags is not read, but its references must be XML's (a bare `&` is not).
+            guard let p = memchr(b.baseAddress! + i, Int32(Self.lt), b.count - i) else {
+                // Text may end in a reference cut in two by the chunk: only whole ones are checked.
+                let last = (i..<b.count).last { b[$0] == UInt8(ascii: "&") } ?? b.count
+                try Self.checkReferences(UnsafeBufferPointer(rebasing: b[i..<last]))
+                return last
+            }
             let open = b.baseAddress!.distance(to: p.assumingMemoryBound(to: UInt8.self))
+            try Self.checkReferences(UnsafeBufferPointer(rebasing: b[i..<open]))
             i = open
             guard open + 1 < b.count else { return open }
             switch b[open + 1] {
@@ -153,8 +164,22 @@ struct HealthXMLScanner {
                 }
             case UInt8(ascii: "/"):
                 guard let end = Self.tagEnd(b, from: open + 2) else { return open }
-                depth -= 1
-                if depth < 0 { throw Malformed(reason: tr("an end tag closes no element")) }
+                var nameEnd = end
+                while nameEnd > open + 2, Self.isBlank(b[nameEnd - 1]) { nameEnd -= 1 }
+                guard let last = self.open.popLast() else {
+                    throw Malformed(reason: tr("an end tag closes no element"))
+                }
+                guard b[(open + 2)..<nameEnd].elementsEqual(last) else {
+                    throw Malformed(
+                        reason: tr(
+                            // TRANSLATORS: why an XML file is malformed; {end} and {start} are element names.
+                            "the end tag {end} closes the element {start}",
+                            [
+                                "end": String(
+                                    decoding: UnsafeBufferPointer(rebasing: b[(open + 2)..<nameEnd]), as: UTF8.self),
+                                "start": String(decoding: last, as: UTF8.self),
+                            ]))
+                }
                 i = end + 1
             default:
                 guard let end = Self.tagEnd(b, from: open + 1) else { return open }
@@ -168,12 +193,62 @@ struct HealthXMLScanner {
                     throw Malformed(reason: tr("a second root element"))
                 }
                 let attributes = UnsafeBufferPointer(rebasing: b[nameEnd..<(selfClosing ? end - 1 : end)])
+                try checkAttributes(attributes)
                 try tag(depth, name, attributes)
-                if !selfClosing { depth += 1 }
+                if !selfClosing { self.open.append(Array(name)) }
                 i = end + 1
             }
         }
         return i
+    }
+
+    /// Checks a start tag's attributes as XML requires of every tag, not only the records w8 reads: each a name,
+    /// `=` and a quoted value, no name twice, no `<` in a value, and every reference one of XML's five entities or a
+    /// character's number.
+    private mutating func checkAttributes(_ b: UnsafeBufferPointer<UInt8>) throws {
+        // The names seen so far in this tag, for the duplicate check, in storage kept from tag to tag.
+        var names: [UnsafeBufferPointer<UInt8>] = []
+        swap(&names, &self.names)
+        names.removeAll(keepingCapacity: true)
+        defer { swap(&names, &self.names) }
+        var problem: String?
+        try Self.attributes(b) { name, value in
+            if name.isEmpty || Self.has(Self.lt, in: name) || Self.has(Self.amp, in: name) {
+                problem = tr("an attribute has no name")
+            } else if names.contains(where: { Self.same($0, name) }) {
+                // TRANSLATORS: why an XML file is malformed; {name} is an attribute's name.
+                problem = tr("the attribute {name} is given twice", ["name": String(decoding: name, as: UTF8.self)])
+            } else if Self.has(Self.lt, in: value) {
+                problem = tr("an attribute value holds a '<'")
+            } else if Self.has(Self.amp, in: value), Self.decode(value) == nil {
+                problem = tr("an attribute value holds an '&' that starts no entity XML knows")
+            }
+            names.append(name)
+            return problem == nil
+        }
+        if let problem { throw Malformed(reason: problem) }
+    }
+
+    private static let amp = UInt8(ascii: "&")
+
+    /// Whether `byte` is in `b` (memchr).
+    @inline(__always)
+    static func has(_ byte: UInt8, in b: UnsafeBufferPointer<UInt8>) -> Bool {
+        b.count > 0 && memchr(b.baseAddress!, Int32(byte), b.count) != nil
+    }
+
+    /// Whether `a` and `b` hold the same bytes (memcmp).
+    @inline(__always)
+    static func same(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        a.count == b.count && (a.count == 0 || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0)
+    }
+
+    /// Checks that every `&` in text starts one of XML's five entities or a character's number.
+    static func checkReferences(_ b: UnsafeBufferPointer<UInt8>) throws {
+        guard has(amp, in: b) else { return }
+        guard decode(b) != nil else {
+            throw Malformed(reason: tr("the text holds an '&' that starts no entity XML knows"))
+        }
     }
 
     static func isBlank(_ c: UInt8) -> Bool {
@@ -203,9 +278,10 @@ struct HealthXMLScanner {
             }
             let quote = b[i]
             let valueStart = i + 1
-            i = valueStart
-            while i < b.count, b[i] != quote { i += 1 }
-            guard i < b.count else { throw Malformed(reason: tr("an attribute value is not closed")) }
+            guard valueStart < b.count,
+                let close = memchr(b.baseAddress! + valueStart, Int32(quote), b.count - valueStart)
+            else { throw Malformed(reason: tr("an attribute value is not closed")) }
+            i = b.baseAddress!.distance(to: close.assumingMemoryBound(to: UInt8.self))
             guard
                 each(
                     UnsafeBufferPointer(rebasing: b[nameStart..<nameEnd]),
@@ -240,14 +316,18 @@ struct HealthXMLScanner {
             case "apos": out.append(UInt8(ascii: "'"))
             default:
                 let code: UInt32?
-                if name.hasPrefix("#x") {
+                if name.hasPrefix("#x"), name.dropFirst(2).allSatisfy(\.isHexDigit) {
                     code = UInt32(name.dropFirst(2), radix: 16)
-                } else if name.hasPrefix("#") {
+                } else if name.hasPrefix("#"), name.dropFirst().allSatisfy({ $0.isASCII && $0.isNumber }) {
                     code = UInt32(name.dropFirst(), radix: 10)
                 } else {
                     code = nil
                 }
-                guard let code, code != 0, let scalar = Unicode.Scalar(code) else { return nil }
+                // XML 1.0's Char: tab, line feed, carriage return, and from U+0020 on but the surrogates, U+FFFE
+                // and U+FFFF.
+                guard let code, code == 0x9 || code == 0xA || code == 0xD || (0x20...0x10FFFF).contains(code),
+                    code != 0xFFFE, code != 0xFFFF, let scalar = Unicode.Scalar(code)
+                else { return nil }
                 out += Array(String(Character(scalar)).utf8)
             }
             i = end + 1

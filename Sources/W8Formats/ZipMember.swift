@@ -23,12 +23,12 @@ public protocol ZipSource: AnyObject {
 public final class ZipMember {
     /// One member, as the central directory describes it.
     public struct Entry: Sendable {
-        var name: String
-        var method: UInt16
-        var compressed: Int64
-        var uncompressed: Int64
-        var crc: UInt32
-        var local: Int64
+        public var name: String
+        public var method: UInt16
+        public var compressed: Int64
+        public var uncompressed: Int64
+        public var crc: UInt32
+        public var local: Int64
     }
 
     public let name: String

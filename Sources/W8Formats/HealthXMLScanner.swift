@@ -293,14 +293,23 @@ struct HealthXMLScanner {
 
     /// An attribute value with its five entities and numeric character references decoded; nil for an unknown
     /// entity or a reference to no character.
+    ///
+    /// As XML normalizes an attribute's value, a tab, line feed or carriage return written as itself becomes a space
+    /// (a CR LF pair one space); written as a reference (`&#9;`) it stays what it is.
     static func decode(_ b: UnsafeBufferPointer<UInt8>) -> String? {
-        guard b.contains(UInt8(ascii: "&")) else { return String(decoding: b, as: UTF8.self) }
+        guard has(amp, in: b) || b.contains(where: { $0 == 0x9 || $0 == 0xA || $0 == 0xD }) else {
+            return String(decoding: b, as: UTF8.self)
+        }
         var out: [UInt8] = []
         out.reserveCapacity(b.count)
         var i = 0
         while i < b.count {
             guard b[i] == UInt8(ascii: "&") else {
-                out.append(b[i])
+                switch b[i] {
+                case 0xD where i + 1 < b.count && b[i + 1] == 0xA: break  // CR LF: the LF makes the space
+                case 0x9, 0xA, 0xD: out.append(UInt8(ascii: " "))
+                default: out.append(b[i])
+                }
                 i += 1
                 continue
             }

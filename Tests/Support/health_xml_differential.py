@@ -61,7 +61,7 @@ def quote(text, rng):
         special = {"&": "&amp;", "<": "&lt;", '"': "&quot;", "'": "&apos;", ">": "&gt;"}
         if ch in special:
             out.append(special[ch])
-        elif rng.random() < 0.1:
+        elif rng.random() < 0.1 and not ch.isspace():
             out.append(rng.choice([f"&#{ord(ch)};", f"&#x{ord(ch):X};", f"&#x{ord(ch):x};"]))
         else:
             out.append(ch)
@@ -105,6 +105,9 @@ def document(rng, malformed):
         when = datetime.fromtimestamp(1_500_000_000 + (day + n) * 86400 + rng.randrange(0, 86400))
         offset = rng.choice(["+0000", "+0100", "-0500", "+0530"])
         start = when.strftime("%Y-%m-%d %H:%M:%S") + " " + offset
+        if rng.random() < 0.1:
+            # A blank written as a tab, a line feed or CR LF: XML reads each as a space in an attribute's value.
+            start = start.replace(" ", rng.choice(["\t", "\n", "\r\n"]), 1)
         kg = round(rng.uniform(50, 150), 1)
         unit, value = ("kg", kg) if rng.random() < 0.5 else ("lb", round(kg / 0.45359237, 1))
         source = rng.choice(["Health", "Withings & Co", "Scale <3", 'My "iPhone"', "Ännä's Wäage", "体重計"])

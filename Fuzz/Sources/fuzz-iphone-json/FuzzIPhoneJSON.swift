@@ -28,7 +28,12 @@ func read(_ pieces: [ArraySlice<UInt8>], input: FuzzInput) -> String {
         for piece in pieces { rows += try stream.feed(Array(piece)) }
         try stream.finish()
     } catch {
-        return "error: \(error.localizedDescription)"
+        // Refused whole and refused in pieces, not always for the same reason: the smoke run's first inputs
+        // (`"entries": ` then NUL bytes; a record with an unknown key before a later syntax error) are told as
+        // "not valid JSON" whole and as the first wrong value in pieces, where the stream reports what it has
+        // read so far. Both refuse; which reason is named is left as found (README, fuzz table).
+        _ = error
+        return "refused"
     }
     for case .entry(_, let entry) in rows {
         fuzzCheck(entry.weight.unit.plausibleRange.contains(entry.weight.value), "weigh-in \(entry) out of range")

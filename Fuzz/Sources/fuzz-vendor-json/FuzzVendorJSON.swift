@@ -36,7 +36,12 @@ func read(_ pieces: [ArraySlice<UInt8>], input: FuzzInput) -> String {
         for piece in pieces { rows += try stream.feed(Array(piece)) }
         rows += try stream.finish()
     } catch {
-        return "error: \(error.localizedDescription)"
+        // Refused whole and refused in pieces, not always for the same reason: the smoke run's first inputs
+        // (`"entries": ` then NUL bytes; a record with an unknown key before a later syntax error) are told as
+        // "not valid JSON" whole and as the first wrong value in pieces, where the stream reports what it has
+        // read so far. Both refuse; which reason is named is left as found (README, fuzz table).
+        _ = error
+        return "refused"
     }
     for row in rows {
         switch row {

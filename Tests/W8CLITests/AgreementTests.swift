@@ -2,6 +2,10 @@ import Foundation
 import Testing
 import W8TestHarness
 
+/// The day this file's history is told from: the test clock's Tuesday, on or before its start, so that
+/// its weekday is the one the expectations were written for.
+private let tuesday = TestClock.daysBack(to: 3)
+
 /// Rules that must agree with themselves (issue 26): a goal's journey, repeated imports, one progress figure.
 @Suite struct CLIAgreementTests {
     /// 92.4 kg on 1 January toward 85 kg, then 90.5 on the 10th: progress 25.67…%, the 25% milestone reached.
@@ -12,9 +16,9 @@ import W8TestHarness
     func journeyAndLastAdd() throws -> (w8: W8Sandbox, lastAdd: W8Run) {
         let w8 = try W8Sandbox()
         try w8.run("config", "unit", "kg")
-        try w8.run("add", "92.4", "--date", "2026-01-01")
-        try w8.run("goal", "85", "--date", "2026-01-01")
-        return (w8, try w8.run("add", "90.5", "--date", "2026-01-10"))
+        try w8.run("add", "92.4", "--date", TestClock.day(tuesday - 19))
+        try w8.run("goal", "85", "--date", TestClock.day(tuesday - 19))
+        return (w8, try w8.run("add", "90.5", "--date", TestClock.day(tuesday - 10)))
     }
 
     @Test func goalWithADateReanchorsTheJourneyAMistypedGoalRestarted() throws {
@@ -24,13 +28,13 @@ import W8TestHarness
         try w8.run("goal", "85")
         #expect(try object(try w8.json("goal"))["start_weight"] as? Double == 90.5)
         // When the same goal is given again with the journey's first day
-        let repaired = try w8.run("goal", "85", "--date", "2026-01-01")
+        let repaired = try w8.run("goal", "85", "--date", TestClock.day(tuesday - 19))
         // Then the journey starts there again, with its start weight and progress
         #expect(repaired.status == 0)
-        #expect(repaired.stdout.contains("same journey, now starting Thu 1 Jan 2026 00:00"))
+        #expect(repaired.stdout.contains("same journey, now starting \(TestClock.shown(tuesday - 19)) 00:00"))
         let goal = try object(try w8.json("goal"))
         #expect(goal["start_weight"] as? Double == 92.4)
-        #expect(goal["journey_started_at"] as? String == "2026-01-01T00:00:00+01:00")
+        #expect(goal["journey_started_at"] as? String == "\(TestClock.day(tuesday - 19))T00:00:00+01:00")
         #expect(try w8.run("status").stdout.contains("Progress 25.6%"))
     }
 
@@ -38,7 +42,9 @@ import W8TestHarness
         let w8 = try journey()
         let changed = try object(try w8.json("goal", "84"))
         #expect(changed["new_journey"] as? Bool == false)
-        #expect(try object(try w8.json("goal"))["journey_started_at"] as? String == "2026-01-01T00:00:00+01:00")
+        #expect(
+            try object(try w8.json("goal"))["journey_started_at"] as? String
+                == "\(TestClock.day(tuesday - 19))T00:00:00+01:00")
     }
 
     @Test func reimportingABackupAfterNewProgressRecordsNoMilestoneAgain() throws {
@@ -46,7 +52,7 @@ import W8TestHarness
         let w8 = try journey()
         let backup = w8.root.appendingPathComponent("backup.json").path
         try w8.run("export", "--format", "json", "--output", backup)
-        try w8.run("add", "88", "--date", "2026-01-20")
+        try w8.run("add", "88", "--date", TestClock.day(tuesday))
         let before = try #require(try w8.json("milestones") as? [Any]).count
         // When the backup is imported twice
         for _ in 1...2 {
@@ -62,7 +68,7 @@ import W8TestHarness
     @Test func everyViewShowsTheSameProgress() throws {
         // Given start 92.4, goal 85 and weight 90.5: 25.675…%, shown 25.6 everywhere
         let (w8, add) = try journeyAndLastAdd()
-        let clock = "@2026-01-11 12:00:00"
+        let clock = "@\(TestClock.day(tuesday - 9)) 12:00:00"
         let text: [(String, String)] = [
             ("add", add.stdout), ("status", try w8.run("status").stdout), ("goal", try w8.run("goal").stdout),
             ("milestones", try w8.run("milestones").stdout),

@@ -315,6 +315,20 @@ struct HealthXMLScanner {
         }
     }
 
+    /// Where an attribute's quoted value opens, after its name ends at `i`: past blanks, `=` and blanks again, at
+    /// the `"` or `'`; both parsers of attributes (`checkAttributes`, `attributes`) take this step alike.
+    private static func openingQuote(_ b: UnsafeBufferPointer<UInt8>, after i: Int) throws -> Int {
+        var i = i
+        while i < b.count, isBlank(b[i]) { i += 1 }
+        guard i < b.count, b[i] == UInt8(ascii: "=") else { throw Malformed(reason: tr("an attribute has no value")) }
+        i += 1
+        while i < b.count, isBlank(b[i]) { i += 1 }
+        guard i < b.count, b[i] == UInt8(ascii: "\"") || b[i] == UInt8(ascii: "'") else {
+            throw Malformed(reason: tr("an attribute value is not quoted"))
+        }
+        return i
+    }
+
     /// Checks a start tag's attribute bytes as XML does: a blank before each, a name, `=`, a quoted value without
     /// `<` whose references name something, each name once.
     static func checkAttributes(_ b: UnsafeBufferPointer<UInt8>) throws {
@@ -335,15 +349,7 @@ struct HealthXMLScanner {
                     reason: tr("the attribute {name} is given twice", ["name": String(decoding: name, as: UTF8.self)]))
             }
             names.append(name)
-            while i < b.count, isBlank(b[i]) { i += 1 }
-            guard i < b.count, b[i] == UInt8(ascii: "=") else {
-                throw Malformed(reason: tr("an attribute has no value"))
-            }
-            i += 1
-            while i < b.count, isBlank(b[i]) { i += 1 }
-            guard i < b.count, b[i] == UInt8(ascii: "\"") || b[i] == UInt8(ascii: "'") else {
-                throw Malformed(reason: tr("an attribute value is not quoted"))
-            }
+            i = try openingQuote(b, after: i)
             let quote = b[i]
             i += 1
             while i < b.count, b[i] != quote {
@@ -411,15 +417,7 @@ struct HealthXMLScanner {
             let nameStart = i
             while i < b.count, b[i] != UInt8(ascii: "="), !isBlank(b[i]) { i += 1 }
             let nameEnd = i
-            while i < b.count, isBlank(b[i]) { i += 1 }
-            guard i < b.count, b[i] == UInt8(ascii: "=") else {
-                throw Malformed(reason: tr("an attribute has no value"))
-            }
-            i += 1
-            while i < b.count, isBlank(b[i]) { i += 1 }
-            guard i < b.count, b[i] == UInt8(ascii: "\"") || b[i] == UInt8(ascii: "'") else {
-                throw Malformed(reason: tr("an attribute value is not quoted"))
-            }
+            i = try openingQuote(b, after: i)
             let quote = b[i]
             let valueStart = i + 1
             i = valueStart

@@ -25,31 +25,12 @@ import sys
 import tempfile
 from datetime import datetime
 
-DOCTYPE = """<!DOCTYPE HealthData [
-<!-- HealthKit Export Version: 11 -->
-<!ELEMENT HealthData (ExportDate,Me,(Record|Correlation|Workout|ActivitySummary|ClinicalRecord)*)>
-<!ATTLIST HealthData
-  locale CDATA #REQUIRED
->
-<!ELEMENT ExportDate EMPTY>
-<!ATTLIST ExportDate
-  value CDATA #REQUIRED
->
-<!ELEMENT Me EMPTY>
-<!ELEMENT Record ((MetadataEntry|HeartRateVariabilityMetadataList)*)>
-<!ATTLIST Record
-  type          CDATA #REQUIRED
-  unit          CDATA #IMPLIED
-  value         CDATA #IMPLIED
-  sourceName    CDATA #REQUIRED
-  sourceVersion CDATA #IMPLIED
-  device        CDATA #IMPLIED
-  creationDate  CDATA #IMPLIED
-  startDate     CDATA #REQUIRED
-  endDate       CDATA #REQUIRED
->
-]>
-"""
+# Apple's DOCTYPE with its internal subset, as bench/apple_health_export.py writes a real export's (its source is
+# named there and in Tests/Fixtures/import/README.md): one copy for the bench and both differential harnesses.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bench"))
+from apple_health_export import DTD  # noqa: E402
+
+DOCTYPE = DTD[DTD.index("<!DOCTYPE"):DTD.index("<HealthData")]
 MALFORMED = ["unclosed", "mismatched", "unquoted", "duplicate", "lt-in-value", "undefined-entity", "bare-amp",
              "second-root", "bad-char-ref", "end-before-start"]
 

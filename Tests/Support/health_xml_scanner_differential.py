@@ -23,24 +23,12 @@ import subprocess
 import sys
 import xml.etree.ElementTree as ET
 
-DOCTYPE = """<!DOCTYPE HealthData [
-<!-- HealthKit Export Version: 11 -->
-<!ELEMENT HealthData (ExportDate,Me,(Record|Correlation|Workout|ActivitySummary|ClinicalRecord)*)>
-<!ATTLIST HealthData
-  locale CDATA #REQUIRED
->
-<!ELEMENT Record ((MetadataEntry|HeartRateVariabilityMetadataList)*)>
-<!ATTLIST Record
-  type          CDATA #REQUIRED
-  unit          CDATA #IMPLIED
-  value         CDATA #IMPLIED
-  sourceName    CDATA #REQUIRED
-  startDate     CDATA #REQUIRED
-  endDate       CDATA #REQUIRED
->
-<!-- Note: Any Records that appear as children of a correlation also appear as top-level records in this document. -->
-]>
-"""
+# Apple's DOCTYPE with its internal subset, as bench/apple_health_export.py writes a real export's (its source is
+# named there and in Tests/Fixtures/import/README.md): one copy for the bench and both differential harnesses.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bench"))
+from apple_health_export import DTD  # noqa: E402
+
+DOCTYPE = DTD[DTD.index("<!DOCTYPE"):DTD.index("<HealthData")]
 
 TYPES = ["HKQuantityTypeIdentifierBodyMass", "HKQuantityTypeIdentifierStepCount", "HKQuantityTypeIdentifierHeartRate"]
 # Attribute value pieces: plain text, the five entities, decimal and hexadecimal references (one past the BMP),
@@ -111,51 +99,45 @@ def document(rng):
             + "\n ".join(body) + "\n</HealthData>\n")
 
 
+# The kinds made by putting one broken piece before `<Me`, the rest of the document as it was.
+BEFORE_ME = {
+    "duplicate-attribute": '<Me a="1" a="2"/>',
+    "lt-in-value": '<Me a="1<2"/>',
+    "bare-ampersand": '<Record type="t" sourceName="A & B"/>',
+    "unknown-entity": '<Record type="t" sourceName="&nope;"/>',
+    "unquoted-value": "<Me a=1/>",
+    "no-space-between-attributes": '<Me a="1"b="2"/>',
+    "double-hyphen-in-comment": "<!-- a -- b -->",
+    "ampersand-in-text": "a & b",
+    "bad-name": '<1Me a="1"/>',
+    "control-character": "\x01",
+    "cdata-end-in-text": "a ]]> b",
+    "value-without-equals": '<Me a "1"/>',
+    "lt-in-text": "a < b",
+}
+
+
 def malform(rng, text, kind):
     """`text` broken in the way `kind` names; each keeps the rest of the document as it was."""
     root = text.index("<HealthData")
     me = text.index("<Me ")
     end = text.rindex("</HealthData>")
+    if kind in BEFORE_ME:
+        return text[:me] + BEFORE_ME[kind] + text[me:]
     if kind == "end-tag-mismatch":
         return text[:end] + "</HealthDta>\n"
-    if kind == "duplicate-attribute":
-        return text[:me] + '<Me a="1" a="2"/>' + text[me:]
-    if kind == "lt-in-value":
-        return text[:me] + '<Me a="1<2"/>' + text[me:]
-    if kind == "bare-ampersand":
-        return text[:me] + '<Record type="t" sourceName="A & B"/>' + text[me:]
-    if kind == "unknown-entity":
-        return text[:me] + '<Record type="t" sourceName="&nope;"/>' + text[me:]
     if kind == "bad-char-ref":
         return text[:me] + f'<Me a="{rng.choice(["&#0;", "&#1;", "&#xD800;", "&#xFFFE;", "&#x110000;"])}"/>' + text[me:]
-    if kind == "unquoted-value":
-        return text[:me] + "<Me a=1/>" + text[me:]
-    if kind == "no-space-between-attributes":
-        return text[:me] + '<Me a="1"b="2"/>' + text[me:]
-    if kind == "double-hyphen-in-comment":
-        return text[:me] + "<!-- a -- b -->" + text[me:]
     if kind == "text-after-root":
         return text + "junk\n"
-    if kind == "ampersand-in-text":
-        return text[:me] + "a & b" + text[me:]
-    if kind == "bad-name":
-        return text[:me] + '<1Me a="1"/>' + text[me:]
-    if kind == "control-character":
-        return text[:me] + "\x01" + text[me:]
     if kind == "attribute-in-end-tag":
         return text[:end] + '</HealthData a="1">\n'
-    if kind == "cdata-end-in-text":
-        return text[:me] + "a ]]> b" + text[me:]
     if kind == "unclosed-comment":
         return text[:end] + "<!-- never closed\n"
     if kind == "truncated":
         return text[: rng.randint(root + 12, len(text) - 3)]
     if kind == "second-root":
         return text + "<HealthData/>\n"
-    if kind == "value-without-equals":
-        return text[:me] + '<Me a "1"/>' + text[me:]
-    if kind == "lt-in-text":
-        return text[:me] + "a < b" + text[me:]
     raise ValueError(kind)
 
 

@@ -76,3 +76,37 @@ public func runFuzzer(_ test: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int
     var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
     exit(LLVMFuzzerRunDriver(&argc, &argv, test))
 }
+
+/// The promise of the streaming readers (Apple Health, the iPhone app's JSON, Fitbit's and Garmin's JSON): `read`
+/// makes the same of the bytes fed whole and fed `input.chunk` bytes at a time.
+public func fuzzSameWholeAndInPieces(_ input: FuzzInput, _ what: String, _ read: ([ArraySlice<UInt8>]) -> String) {
+    let (whole, chunked) = input.wholeAndInPieces(read)
+    fuzzCheck(
+        whole == chunked,
+        "\(what) reads differently when fed \(input.chunk) bytes at a time: \(whole.prefix(300)) vs "
+            + "\(chunked.prefix(300))")
+}
+
+/// What a streaming reader makes of `pieces` fed in order through `feed`, then `finish`: its rows, each checked on
+/// the way (a weigh-in within its unit's range, a day of steps and distance not negative), or the error it threw.
+public func fuzzStreamedRows(
+    _ pieces: [ArraySlice<UInt8>], feed: ([UInt8]) throws -> [ImportRow], finish: () throws -> [ImportRow]
+) -> Result<[ImportRow], any Error> {
+    var rows: [ImportRow] = []
+    do {
+        for piece in pieces { rows += try feed(Array(piece)) }
+        rows += try finish()
+    } catch {
+        return .failure(error)
+    }
+    for row in rows {
+        switch row {
+        case .entry(_, let entry):
+            fuzzCheck(entry.weight.unit.plausibleRange.contains(entry.weight.value), "weigh-in \(entry) out of range")
+        case .activity(let day):
+            fuzzCheck(day.steps >= 0 && day.distance >= 0, "day \(day) is negative")
+        default: break
+        }
+    }
+    return .success(rows)
+}

@@ -61,8 +61,11 @@ extension StoreTransaction {
     /// what they decided, and claims the notification they chose. With `history` (an import), milestones the
     /// current weight reached before today are recorded at its date and not notified. `onClaim` is called once a
     /// notification is claimed, before its text is written.
+    ///
+    /// With `silent` (a merge of another machine's events), milestones are recorded as achieved and none is
+    /// notified: the machine that recorded the crossing entry announces it.
     func recordMilestones(
-        context: EvaluationContext, rearm: Bool, entry: WeightEntry?, history: Bool = false,
+        context: EvaluationContext, rearm: Bool, entry: WeightEntry?, history: Bool = false, silent: Bool = false,
         onClaim: () -> Void = {}
     ) throws -> RecordedChange {
         let snapshot = try snapshot(unit: context.settings.unit)
@@ -77,7 +80,7 @@ extension StoreTransaction {
         var evaluation = MilestoneEvaluator.evaluate(
             progress: snapshot.progress, achieved: try achievedMilestones(),
             preferences: context.settings.notifications, notifiedToday: notifiedToday, rearm: rearm)
-        if achievedAt != context.now { evaluation.notify = nil }
+        if achievedAt != context.now || silent { evaluation.notify = nil }
         for type in evaluation.rearmed { try rearmMilestone(type) }
         var recorded: [MilestoneAchievement] = []
         var pending: PendingNotification?

@@ -119,11 +119,49 @@ public struct Runtime: Sendable {
     public func database() throws -> AppDatabase {
         if let prefetched = opened.takePrefetch()?.database(at: paths.database) {
             opened.append(prefetched)
+            mergeArrived(prefetched)
             return prefetched
         }
         let database = try AppDatabase.open(at: paths.database)
         opened.append(database)
+        mergeArrived(database)
         return database
+    }
+
+    /// On a machine in a sync folder: merges what has arrived before the command reads, and writes what it changed
+    /// into this machine's journal when it closes the database. What goes wrong is for `w8 sync status` to tell: a
+    /// broken folder does not stop the command.
+    func mergeArrived(_ database: AppDatabase) {
+        guard (try? database.syncSelf())??.folder != nil else { return }
+        let folder = syncFolder(database: database)
+        _ = try? folder.pass()
+        opened.beforeClose(database) { _ = try? folder.pass() }
+    }
+
+    /// The sync folder workflow on `database`: after a merge, the milestone rules run silently, a weigh-in logged
+    /// today elsewhere closes the weigh-in reminder, and the status bar is told.
+    public func syncFolder(database: AppDatabase) -> SyncFolder {
+        let (now, calendar, config) = (now, calendar, config)
+        let tracker = { @Sendable in
+            self.tracker(settings: (try? config.load()) ?? Settings(), database: database)
+        }
+        return SyncFolder(
+            database: database, config: config, now: now, calendar: calendar, hostName: Runtime.hostName(),
+            random: { UInt64.random(in: .min ... .max) }, afterMerge: { tracker().absorbMerge($0) })
+    }
+
+    /// Runs a sync pass when a database exists and this machine is in a folder: after `w8 config KEY VALUE`
+    /// changed a setting that travels.
+    public func journalSettings() {
+        guard access(paths.database, F_OK) == 0 else { return }
+        _ = try? database()
+    }
+
+    /// This machine's name (`gethostname`), for the sync folder's device list.
+    static func hostName() -> String {
+        var bytes = [CChar](repeating: 0, count: 256)
+        guard gethostname(&bytes, bytes.count - 1) == 0 else { return "unknown" }
+        return String(cString: bytes)
     }
 
     /// Closes every database a runtime of this process opened, once the command is done: SQLite checkpoints the
@@ -132,6 +170,7 @@ public struct Runtime: Sendable {
     /// only `add`, `edit` and `rm` (`closeDatabases()`) recorded it, and an add after `w8 drink` or `w8 goal`
     /// paid the check (`IntegrityStampTests.everyChangingCommandLeavesAStamp`).
     public static func closeOpenDatabases() {
+        OpenedDatabases.process.runBeforeClose()
         for database in OpenedDatabases.process.takeAll() { try? database.close() }
     }
 
@@ -149,6 +188,7 @@ public struct Runtime: Sendable {
     /// checkpoint, moves it into the file.
     public func closeDatabases() {
         abandonPrefetch()
+        OpenedDatabases.process.runBeforeClose()
         for database in opened.all { try? database.close(checkpoint: false) }
         OpenedDatabases.process.removeAll()
     }
@@ -246,6 +286,25 @@ private final class OpenedDatabases: @unchecked Sendable {
     }
 
     func removeAll() { lock.withLock { databases = [] } }
+
+    /// What to run before the process closes its databases: a sync folder's last pass.
+    private var closing: [@Sendable () -> Void] = []
+
+    func beforeClose(_ database: AppDatabase, _ body: @escaping @Sendable () -> Void) {
+        if self !== Self.process {
+            Self.process.beforeClose(database, body)
+        } else {
+            lock.withLock { closing.append(body) }
+        }
+    }
+
+    func runBeforeClose() {
+        let bodies = lock.withLock {
+            defer { closing = [] }
+            return closing
+        }
+        for body in bodies { body() }
+    }
 
     /// Keeps the database being opened on a second thread until `takePrefetch()` hands it over.
     func hold(_ prefetch: DatabasePrefetch?) { lock.withLock { pending = prefetch } }

@@ -92,6 +92,8 @@ extension W8 {
             }
             guard case .known(let setting) = key else { throw W8CoreError.unknownSetting("\(key)") }
             let settings = try value.map { try runtime.config.set(setting, to: $0) } ?? runtime.settings()
+            // A setting of the person's travels at once to a sync folder this machine is in.
+            if value != nil, setting.travels { runtime.journalSettings() }
             show(runtime.presenter(settings).config(settings, keys: [setting], json: output.json))
         }
     }

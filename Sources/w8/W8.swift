@@ -15,7 +15,7 @@ struct W8: ParsableCommand {
             Add.self, Goal.self, Status.self, Log.self, Edit.self, Remove.self, Milestones.self, Config.self,
             Summary.self, Drink.self, Eat.self, Today.self, Intake.self, Steps.self, Activity.self, Widget.self,
             Chart.self, Export.self,
-            Import.self, Schedule.self, Daemon.self, Systemd.self, Doctor.self, NotifyTest.self,
+            Import.self, Sync.self, Schedule.self, Daemon.self, Systemd.self, Doctor.self, NotifyTest.self,
         ])
 
     /// Runs the command and turns every error into one line on stderr and a sysexits(3) code.

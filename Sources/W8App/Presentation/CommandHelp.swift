@@ -65,6 +65,31 @@ extension CommandHelp {
         discussion: "Examples: w8 config · w8 config unit · w8 config unit kg · w8 config summary.day mon\nKeys:\n"
             + SettingKey.allCases.map { "  \($0.rawValue): \($0.help)" }.joined(separator: "\n"))
 
+    public static let sync = CommandHelp(
+        name: "sync", abstract: "Keep one history on every machine you use, through a folder Syncthing keeps in step.",
+        discussion: """
+            Each machine appends its changes to its own journal in FOLDER/w8trackr and merges every other \
+            machine's; the database itself never goes into the folder. Every command that reads data merges what \
+            has arrived first.
+            Examples: w8 sync start ~/Sync · w8 sync status · w8 sync now · w8 sync stop
+            """)
+
+    public static let syncStart = CommandHelp(
+        name: "start", abstract: "Join a sync folder and write this machine's history into its journal there.",
+        discussion: "Example: w8 sync start ~/Sync")
+
+    public static let syncStatus = CommandHelp(
+        name: "status", abstract: "Show the folder, each device, the lines waiting to be complete and any problem.",
+        discussion: "Example: w8 sync status --json")
+
+    public static let syncNow = CommandHelp(
+        name: "now", abstract: "Merge what has arrived in the sync folder, and write what changed here.",
+        discussion: "Example: w8 sync now")
+
+    public static let syncStop = CommandHelp(
+        name: "stop", abstract: "Leave the sync folder; the data here and this machine's journal there stay.",
+        discussion: "Example: w8 sync stop")
+
     public static let drink = CommandHelp(
         name: "drink",
         abstract: "Log a drink: water, or with --beverage another drink. Prints the day's water against the goal.",

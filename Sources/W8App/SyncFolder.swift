@@ -80,8 +80,15 @@ public struct SyncFolder: Sendable {
     /// A clock further ahead of this machine's than this is flagged in `w8 sync status`.
     public static let clockAheadLimit: TimeInterval = 300
 
+    /// Every device directory in `folder`.
+    public static func deviceDirectories(_ folder: String) -> [String] {
+        (JournalFiles.list(devices(folder)) ?? []).filter { SyncIdentity.isDevice($0[...]) }.map {
+            (devices(folder) as NSString).appendingPathComponent($0)
+        }
+    }
+
     static func root(_ folder: String) -> String { (folder as NSString).appendingPathComponent("w8trackr") }
-    static func devices(_ folder: String) -> String {
+    public static func devices(_ folder: String) -> String {
         (root(folder) as NSString).appendingPathComponent("devices")
     }
     static func directory(_ folder: String, device: String) -> String {

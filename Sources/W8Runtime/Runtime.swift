@@ -141,9 +141,21 @@ public struct Runtime: Sendable {
     /// The sync folder workflow on `database`: after a merge, the milestone rules run silently, a weigh-in logged
     /// today elsewhere closes the weigh-in reminder, and the status bar is told.
     public func syncFolder(database: AppDatabase) -> SyncFolder {
-        let (now, calendar, config) = (now, calendar, config)
+        syncFolder(database: database, now: now, calendar: calendar, sink: sink())
+    }
+
+    /// The same at `now` in `calendar`, closing the weigh-in reminder through `sink`: for the daemon, each pass.
+    public func syncFolder(database: AppDatabase, now: Date, calendar: Calendar, sink: any NotificationSink)
+        -> SyncFolder
+    {
+        let config = config
+        let statusBar = { @Sendable (settings: Settings) in self.statusBar(settings) }
         let tracker = { @Sendable in
-            self.tracker(settings: (try? config.load()) ?? Settings(), database: database)
+            let settings = (try? config.load()) ?? Settings()
+            return Tracker(
+                database: database, sink: sink,
+                context: EvaluationContext(now: now, calendar: calendar, settings: settings),
+                statusBar: statusBar(settings))
         }
         return SyncFolder(
             database: database, config: config, now: now, calendar: calendar, hostName: Runtime.hostName(),

@@ -37,6 +37,9 @@ public final class Scheduler: Sendable {
     let log: Log
     let waiter: any Waiting
     let inbox: NotificationActionInbox?
+    /// Merges what arrived in a sync folder and journals what changed here: when a watched file changed, and around
+    /// each firing, so that a summary another machine claimed is not posted again.
+    let sync: (@Sendable () -> Void)?
 
     /// - Parameters:
     ///   - runner: the event runner for the settings and calendar in force (store, sink and summary image are the
@@ -47,9 +50,11 @@ public final class Scheduler: Sendable {
     public init(
         runner: @escaping @Sendable (Settings, Calendar) -> EventRunner, waiter: any Waiting,
         loadSettings: @escaping @Sendable () throws -> Settings, clock: @escaping @Sendable () -> Date,
-        calendar: @escaping @Sendable () -> Calendar, log: @escaping Log, inbox: NotificationActionInbox? = nil
+        calendar: @escaping @Sendable () -> Calendar, log: @escaping Log, inbox: NotificationActionInbox? = nil,
+        sync: (@Sendable () -> Void)? = nil
     ) {
         self.inbox = inbox
+        self.sync = sync
         self.makeRunner = runner
         self.waiter = waiter
         self.loadSettings = loadSettings
@@ -78,17 +83,23 @@ public final class Scheduler: Sendable {
             let next = [upcoming(runner, after: clock()).first?.date, snoozed.values.min()].compactMap { $0 }.min()
             switch waiter.wait(until: next) {
             case .deadline:
+                sync?()
                 since = fireDue(runner, since: since)
                 fireSnoozed(runner, &snoozed)
+                sync?()
             case .clockChanged:
                 log("the clock was set; planning again")
+                sync?()
                 since = fireDue(runner, since: since)
                 fireSnoozed(runner, &snoozed)
+                sync?()
             case .woken:
                 continue
             case .fileChanged:
+                sync?()
+                let previous = settings
                 settings = reload(previous: settings)
-                log("settings changed; \(describeNext(settings))")
+                if settings != previous { log("settings changed; \(describeNext(settings))") }
             case .stopped, .signal:
                 log("stopping")
                 return

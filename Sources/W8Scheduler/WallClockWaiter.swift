@@ -64,7 +64,8 @@ public final class WallClockWaiter: Waiting {
     /// Opens the descriptors the waiter reads and starts watching.
     ///
     /// - Parameters:
-    ///   - paths: files whose changes matter, for example the config file and `/etc/localtime`. The waiter
+    ///   - paths: files whose changes matter, for example the config file and `/etc/localtime` (a name `*`: every
+    ///     file of its directory). The waiter
     ///     watches their parent directories (`inotify_add_watch`), because editors and `timedatectl` replace a
     ///     file by renaming another over it. A directory that does not exist yet is found once it is created:
     ///     until then the nearest existing ancestor is watched. Symbolic links are not followed to their
@@ -110,6 +111,17 @@ public final class WallClockWaiter: Waiting {
         }
         watches = Mutex(directoryWatches)
         complete = true
+    }
+
+    /// Watches `paths` instead of the files given so far (see `init(watching:signals:)`; a name `*` is every file
+    /// of its directory): the daemon follows the sync folder's device directories as they come.
+    public func watch(_ paths: [String]) {
+        guard inotifyFD >= 0 else { return }
+        let inotify = inotifyFD
+        watches.withLock { watches in
+            watches.files = paths.compactMap(WatchedFile.init(path:))
+            _ = watches.rearm(inotify: inotify)
+        }
     }
 
     deinit {
@@ -268,6 +280,10 @@ struct WatchedFile {
         self.name = Array(name.utf8)
     }
 
+    /// Whether an event's `name` is this file's; the name `*` stands for every file in the directory (a sync
+    /// folder's journals, whose names come and go).
+    func matches(_ eventName: [UInt8]) -> Bool { name == [UInt8(ascii: "*")] || eventName == name }
+
     var parentPath: String { Self.path(directory[...]) }
     var watchedPath: String { Self.path(directory.prefix(watchedDepth)) }
 
@@ -387,7 +403,7 @@ struct DirectoryWatches {
         var result = (changed: false, needsRearm: false)
         for file in files {
             if file.watchedDepth == file.directory.count {
-                if mask & CW8_INOTIFY_CHANGE_EVENTS != 0, name == file.name, directories.contains(file.parentPath) {
+                if mask & CW8_INOTIFY_CHANGE_EVENTS != 0, file.matches(name), directories.contains(file.parentPath) {
                     result.changed = true
                 }
             } else if file.watchedDepth >= 0, mask & CW8_INOTIFY_APPEAR_EVENTS != 0,

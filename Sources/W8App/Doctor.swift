@@ -61,6 +61,8 @@ public struct Diagnosis: Sendable, Equatable {
     /// The installed `w8trackr.desktop` that a click on a notification opens on GNOME, and its `Exec=`; nil when
     /// none is installed.
     public var desktopEntry: (path: String, exec: String)? = nil
+    /// The sync folder, its devices and its problems; nil when this machine is in none.
+    public var sync: SyncStatus? = nil
 
     public static func == (lhs: Diagnosis, rhs: Diagnosis) -> Bool { "\(lhs)" == "\(rhs)" }
 }
@@ -84,6 +86,8 @@ public struct Doctor: Sendable {
     }
     /// The user manager, asked for each unit's state; nil asks nothing.
     public var systemctl: (any SystemctlRunning)? = nil
+    /// The sync folder's status (`SyncFolder.status()`), when this machine is in one.
+    public var syncStatus: (@Sendable () -> SyncStatus?)? = nil
 
     public init(
         paths: Paths, sessionBus: String?, checkServer: @escaping @Sendable () -> ServerStatus,
@@ -115,6 +119,7 @@ public struct Doctor: Sendable {
             diagnosis.graphicalSession = states[Doctor.graphicalSessionTarget]?.hasPrefix("active") == true
         }
         diagnosis.desktopEntry = desktopEntry()
+        diagnosis.sync = syncStatus?()
         return diagnosis
     }
 
@@ -217,6 +222,16 @@ extension Presenter {
                     ("graphical_session", d.graphicalSession.map { .bool($0) } ?? .null),
                     ("desktop_entry", .string(d.desktopEntry?.path)),
                     ("click", .string(d.desktopEntry?.exec)),
+                    (
+                        "sync",
+                        d.sync.map { sync in
+                            .object([
+                                ("folder", .string(sync.folder)),
+                                ("devices", .array(sync.devices.map { .string($0.id) })),
+                                ("problems", .array(sync.problems.map { .string($0) })),
+                            ])
+                        } ?? .null
+                    ),
                 ]).rendered()
             ]
         }
@@ -294,6 +309,16 @@ extension Presenter {
             }
         }
         lines.append(label(tr("Click on a notification:")) + Self.click(server: d.server, entry: d.desktopEntry))
+        if let sync = d.sync, let folder = sync.folder {
+            let names = sync.devices.map { ($0.name ?? $0.id).visibleOnTerminal + " (\($0.id))" }
+            // TRANSLATORS: `w8 doctor`; {folder} is the sync folder, {devices} its devices.
+            lines.append(
+                label(tr("Sync folder:"))
+                    + tr(
+                        "{folder}, devices: {devices}",
+                        ["folder": folder.visibleOnTerminal, "devices": names.joined(separator: ", ")]))
+            lines += sync.problems.map { indent + $0.visibleOnTerminal }
+        }
         return lines
     }
 

@@ -69,6 +69,13 @@ public struct Runtime: Sendable {
             },
             loadSettings: { try config.load() })
         doctor.systemctl = Systemctl(environment: environment)
+        let databasePath = paths.database
+        doctor.syncStatus = {
+            guard access(databasePath, F_OK) == 0, let database = try? self.database(),
+                (try? database.syncSelf())??.folder != nil
+            else { return nil }
+            return try? self.syncFolder(database: database).status()
+        }
         return doctor
     }
 

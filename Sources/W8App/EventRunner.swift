@@ -63,7 +63,10 @@ public struct EventRunner: Sendable {
         self.statusBar = statusBar
     }
 
-    public var schedule: Schedule { Schedule(settings: settings, calendar: calendar) }
+    public var schedule: Schedule { Schedule(settings: settings, calendar: calendar, summaryDelay: summaryDelay) }
+
+    /// This machine's delay of the summary in a sync folder (`Schedule.summaryDelay`).
+    public var summaryDelay: TimeInterval = 0
 
     /// The next occurrence of `kind` after `date`; the hydration reminder's counted from the last drink logged.
     public func next(_ kind: EventKind, after date: Date) throws -> Occurrence? {

@@ -77,6 +77,15 @@ public struct SyncFolder: Sendable {
         self.afterMerge = afterMerge
     }
 
+    /// How long after its hour this machine sends the weekly summary: 0 on the first device of the folder (by id),
+    /// 30 s more on each next one. Its claim reaches the others within seconds through the sync engine, and they
+    /// post nothing (`Schedule.summaryDelay`).
+    public static func summaryDelay(_ database: AppDatabase) -> TimeInterval {
+        guard let me = try? database.syncSelf(), me.folder != nil else { return 0 }
+        let others = ((try? database.syncDevices()) ?? []).map(\.device).filter { $0 < me.device }
+        return Double(Set(others).count) * 30
+    }
+
     /// A clock further ahead of this machine's than this is flagged in `w8 sync status`.
     public static let clockAheadLimit: TimeInterval = 300
 

@@ -35,10 +35,15 @@ public struct Occurrence: Sendable, Equatable, Hashable {
 public struct Schedule: Sendable {
     public let settings: Settings
     public let calendar: Calendar
+    /// How long after its hour this machine sends the summary: 0, or, on a machine that is not the first of a
+    /// sync folder's devices, long enough for the first one's claim to arrive (`SyncFolder.summaryDelay`). The
+    /// occurrence keeps its key, so a claim made elsewhere stops it.
+    public var summaryDelay: TimeInterval = 0
 
-    public init(settings: Settings, calendar: Calendar) {
+    public init(settings: Settings, calendar: Calendar, summaryDelay: TimeInterval = 0) {
         self.settings = settings
         self.calendar = calendar
+        self.summaryDelay = summaryDelay
     }
 
     /// The enabled events.
@@ -79,7 +84,8 @@ public struct Schedule: Sendable {
             if kind.isReminder, settings.quietHours.contains(time) { return nil }
             guard let date = calendar.instant(year: y, month: m, day: d, at: time) else { return nil }
             let key = String(format: "%@@%04d-%02d-%02dT%@", kind.description, y, m, d, time.description)
-            return Occurrence(kind: kind, date: date, key: key)
+            return Occurrence(
+                kind: kind, date: kind == .weeklySummary ? date.addingTimeInterval(summaryDelay) : date, key: key)
         }
     }
 

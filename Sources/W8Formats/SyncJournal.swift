@@ -4,7 +4,7 @@ import W8Core
 
 /// A journal line: one `SyncEvent` as one line of JSON, its fields in a fixed order and its checksum last.
 ///
-///     {"id":"k2m4p6q8.12","hlc":[1764586800000,0],"put":"weight","ent":"a1b2c3d4e5","data":{"t":1764586800000,"u":"lb","w":"182.4"},"sum":"5f1c0a9e"}
+///     {"id":"k2m4p6q7.12","hlc":[1764586800000,0],"put":"weight","ent":"a1b2c3d4e5","data":{"t":1764586800000,"u":"lb","w":"182.4"},"sum":"5f1c0a9e"}
 ///
 /// - `id` is the device's id and its sequence number; `hlc` the hybrid logical clock, milliseconds and counter;
 /// - `put` or `del` names the operation and the kind, `ent` the entity's stable id, `data` (a `put`'s only) its

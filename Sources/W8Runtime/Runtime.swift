@@ -274,12 +274,14 @@ public struct Runtime: Sendable {
         -> EventRunner
     {
         let charts = WeightCharts(database: database, calendar: calendar, drawer: chartDrawer)
-        return EventRunner(
+        var runner = EventRunner(
             database: database, sink: sink, settings: settings, calendar: calendar,
             summaryImage: { [cacheDirectory = paths.cacheDirectory] summary in
                 charts.summaryImage(summary, cacheDirectory: cacheDirectory)
             },
             statusBar: statusBar(settings))
+        runner.summaryDelay = SyncFolder.summaryDelay(database)
+        return runner
     }
 }
 

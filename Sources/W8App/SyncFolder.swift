@@ -128,7 +128,7 @@ public struct SyncFolder: Sendable {
         let me = try database.joinSync(
             folder: folder, newDevice: SyncIdentity.device(random: random()), name: hostName, settings: values)
         try prepareDirectory(folder, device: me.device)
-        _ = try database.drainSync(now: now, history: true, encode: SyncJournalLine.encode)
+        _ = try database.drainSync(now: now, history: true, encode: SyncJournalLine.encodeWithSum)
         var pass = try self.pass(settings: settings)
         try writeMeta(folder, device: me.device)
         pass.written += 0
@@ -177,7 +177,7 @@ public struct SyncFolder: Sendable {
         var pass = SyncPass()
         let settings = try settings ?? config.load()
         try recordSettingChanges(settings)
-        _ = try database.drainSync(now: now, encode: SyncJournalLine.encode)
+        _ = try database.drainSync(now: now, encode: SyncJournalLine.encodeWithSum)
         me = try database.syncSelf() ?? me
         guard JournalFiles.isDirectory(folder) else {
             // TRANSLATORS: a problem `w8 sync status` and `w8 doctor` show; {path} is the sync folder.
@@ -196,7 +196,7 @@ public struct SyncFolder: Sendable {
             me = try database.syncSelf() ?? me
             try prepareDirectory(folder, device: device)
             try writeMeta(folder, device: device)
-            events = events.filter { !($0.device == me.device && $0.sequence <= me.sequence) }
+
         }
         pass.read = events.count
         if !events.isEmpty {
@@ -267,6 +267,7 @@ public struct SyncFolder: Sendable {
     func readNew(me: SyncSelf, folder: String) throws -> (events: [SyncEvent], problems: [String], clone: Bool) {
         let devicesPath = Self.devices(folder)
         var cursors = try database.syncCursors()
+        var own: [Int64: String]?
         var events: [SyncEvent] = []
         var problems: [String] = []
         var clone = false
@@ -292,8 +293,10 @@ public struct SyncFolder: Sendable {
                 let chunk = SyncJournalLine.read(contents.bytes, startingAt: Int(offset))
                 for event in chunk.events {
                     if event.device == me.device {
-                        if event.sequence > me.sequence { clone = true }
-                        if event.sequence <= me.sequence { continue }
+                        // This machine's own line, or another machine's under the same id (a cloned home).
+                        if own == nil { own = try database.ownSyncSums() }
+                        if own?[event.sequence] == SyncJournalLine.sum(event) { continue }
+                        clone = true
                     }
                     events.append(event)
                 }

@@ -13,10 +13,7 @@ import W8Core
 ///   written, or changed, is never merged.
 public enum SyncJournalLine {
     /// The line, without its newline.
-    public static func encode(_ event: SyncEvent) -> String {
-        let body = canonicalBody(event)
-        return body + ",\"sum\":\"" + checksum(body) + "\"}"
-    }
+    public static func encode(_ event: SyncEvent) -> String { encodeWithSum(event).line }
 
     /// The event of `line` (without its newline); nil when it is not a whole, unchanged journal line.
     public static func decode<Bytes: Collection<UInt8>>(_ line: Bytes) -> SyncEvent? {
@@ -81,6 +78,16 @@ public enum SyncJournalLine {
             text += "}"
         }
         return text
+    }
+
+    /// The checksum an event's line ends with.
+    public static func sum(_ event: SyncEvent) -> String { checksum(canonicalBody(event)) }
+
+    /// The line and its checksum.
+    public static func encodeWithSum(_ event: SyncEvent) -> (line: String, sum: String) {
+        let body = canonicalBody(event)
+        let sum = checksum(body)
+        return (body + ",\"sum\":\"" + sum + "\"}", sum)
     }
 
     static func checksum(_ text: String) -> String {

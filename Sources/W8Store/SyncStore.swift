@@ -62,6 +62,7 @@ extension AppDatabase {
                         device TEXT PRIMARY KEY, events INTEGER NOT NULL, last_sequence INTEGER NOT NULL,
                         clock_ms INTEGER NOT NULL, clock_counter INTEGER NOT NULL);
                     CREATE TABLE sync_setting (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+                    CREATE TABLE sync_own (sequence INTEGER PRIMARY KEY, sum TEXT NOT NULL);
                     """)
             // Each change to what travels leaves a row in sync_pending while this machine is in a folder; the next
             // `drainSync` turns the rows into journal events.
@@ -177,16 +178,20 @@ extension AppDatabase {
     public func renewSyncDevice(_ device: String) throws {
         try writeChecked { db in
             try db.execute(sql: "UPDATE sync_self SET device = ?, sequence = 0", arguments: [device])
+            try db.execute(sql: "DELETE FROM sync_own")
         }
     }
 
     // MARK: Writing this machine's events
 
     /// Turns the changes recorded since the last call into events, stamped and numbered, in the outbox (the lines
-    /// still to append to this machine's journal): a `put` with the entity's state, or a `del`. A change that left
+    /// still to append to this machine's journal, as `encode` writes them, with their checksums): a `put` with the
+    /// entity's state, or a `del`. A change that left
     /// an entity as its last event has it writes nothing. Returns how many events were made.
     @discardableResult
-    public func drainSync(now: Date, history: Bool = false, encode: (SyncEvent) -> String) throws -> Int {
+    public func drainSync(
+        now: Date, history: Bool = false, encode: (SyncEvent) -> (line: String, sum: String)
+    ) throws -> Int {
         try writeChecked { db in
             guard var me = try Self.syncSelf(db), me.folder != nil,
                 let last = try Int64.fetchOne(db, sql: "SELECT max(id) FROM sync_pending")
@@ -223,11 +228,14 @@ extension AppDatabase {
                     device: me.device, sequence: me.sequence, clock: clock, operation: data == nil ? .del : .put,
                     kind: kind, entity: entity, data: data ?? [:])
                 try Self.saveEntityStamp(event, sum: sum, db)
+                let (line, lineSum) = encode(event)
+                try db.execute(
+                    sql: "INSERT OR REPLACE INTO sync_own (sequence, sum) VALUES (?, ?)",
+                    arguments: [event.sequence, lineSum])
                 try db.execute(
                     sql: "INSERT INTO sync_outbox (sequence, month, line) VALUES (?, ?, ?)",
                     arguments: [
-                        event.sequence, SyncRows.month(clock.milliseconds),
-                        encode(event),
+                        event.sequence, SyncRows.month(clock.milliseconds), line,
                     ])
                 made += 1
             }
@@ -284,6 +292,16 @@ extension AppDatabase {
                 }
             }
             return lines
+        }
+    }
+
+    /// The checksums of the events this machine wrote under its id, by sequence: a line under its id that is
+    /// not one of them was written by another machine with the same id (a cloned home).
+    public func ownSyncSums() throws -> [Int64: String] {
+        try readChecked { db in
+            Dictionary(
+                try Row.fetchAll(db, sql: "SELECT sequence, sum FROM sync_own").map { ($0["sequence"], $0["sum"]) }
+            ) { $1 }
         }
     }
 

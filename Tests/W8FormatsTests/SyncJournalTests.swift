@@ -8,7 +8,10 @@ import W8Formats
     let weighIn = SyncEvent(
         device: "k2m4p6q7", sequence: 12, clock: HybridClock(milliseconds: 1_764_586_800_000, counter: 3),
         operation: .put, kind: .weight, entity: "a1b2c3d4e5",
-        data: ["t": .integer(1_764_586_800_000), "w": .text("182.4"), "u": .text("lb"), "n": .text("après \"run\"\n\u{1b}[31m")])
+        data: [
+            "t": .integer(1_764_586_800_000), "w": .text("182.4"), "u": .text("lb"),
+            "n": .text("après \"run\"\n\u{1b}[31m"),
+        ])
 
     @Test func aLineReadsBackAsTheEventItWasWrittenFrom() throws {
         let line = SyncJournalLine.encode(weighIn)

@@ -169,8 +169,8 @@ public struct Runtime: Sendable {
             random: { UInt64.random(in: .min ... .max) }, afterMerge: { tracker().absorbMerge($0) })
     }
 
-    /// Runs a sync pass when a database exists and this machine is in a folder: after `w8 config KEY VALUE`
-    /// changed a setting that travels.
+    /// Opens the database when it exists, which merges a sync folder's news when this machine is in one (and
+    /// journals what changed when the command ends): for `w8 config`, whose settings may travel.
     public func journalSettings() {
         guard access(paths.database, F_OK) == 0 else { return }
         _ = try? database()

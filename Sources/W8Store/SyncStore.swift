@@ -35,7 +35,8 @@ public struct SyncMergeResult: Sendable {
 }
 
 extension AppDatabase {
-    /// The v6 schema: stable ids for weigh-ins and intake events, and the tables and triggers of sync.
+    /// The v6 schema: stable ids for weigh-ins and intake events, and the tables of sync (its triggers are created
+    /// when this machine joins a folder, `createCaptureTriggers`).
     static func registerSync(_ migrator: inout DatabaseMigrator) {
         migrator.registerMigration("v6") { db in
             try db.execute(sql: "ALTER TABLE entry ADD COLUMN uid TEXT")
@@ -64,47 +65,60 @@ extension AppDatabase {
                     CREATE TABLE sync_setting (key TEXT PRIMARY KEY, value TEXT NOT NULL);
                     CREATE TABLE sync_own (sequence INTEGER PRIMARY KEY, sum TEXT NOT NULL);
                     """)
-            // Each change to what travels leaves a row in sync_pending while this machine is in a folder; the next
-            // `drainSync` turns the rows into journal events.
-            let on = "WHEN EXISTS (SELECT 1 FROM sync_self WHERE folder IS NOT NULL)"
-            func capture(
-                _ table: String, _ kind: String, columns: String, row: String, entity: (String) -> String
-            ) -> String {
-                """
-                CREATE TRIGGER \(table)_sync_insert AFTER INSERT ON \(table) \(on) BEGIN
-                    INSERT INTO sync_pending (kind, row, entity) VALUES ('\(kind)', NEW.\(row), \(entity("NEW")));
-                END;
-                CREATE TRIGGER \(table)_sync_update AFTER UPDATE OF \(columns) ON \(table) \(on) BEGIN
-                    INSERT INTO sync_pending (kind, row, entity) VALUES ('\(kind)', NEW.\(row), \(entity("NEW")));
-                END;
-                CREATE TRIGGER \(table)_sync_delete AFTER DELETE ON \(table) \(on) BEGIN
-                    INSERT INTO sync_pending (kind, row, entity) VALUES ('\(kind)', OLD.\(row), \(entity("OLD")));
-                END;
-                """
-            }
-            try db.execute(
-                sql: capture("entry", "weight", columns: "date, weight, unit, note, body_fat_percent", row: "id") {
-                    "\($0).uid"
-                }
-                    + capture("intake_event", "intake", columns: "kind, date, volume_ml, calories, note", row: "id") {
-                        "\($0).uid"
-                    }
-                    + capture("activity_day", "steps", columns: "steps, distance_m", row: "rowid") {
-                        "\($0).day || '/' || \($0).source"
-                    }
-                    + capture(
-                        "goal", "goal", columns: "weight, unit, set_at, journey_started_at", row: "id",
-                        entity: { _ in
-                            "'goal'"
-                        })
-                    + capture("sync_setting", "setting", columns: "value", row: "rowid") { "\($0).key" }
-                        + """
-                        CREATE TRIGGER schedule_claim_sync AFTER UPDATE OF sent ON schedule_claim
-                        \(on) AND NEW.sent AND NEW.occurrence LIKE 'summary@%' BEGIN
-                            INSERT INTO sync_pending (kind, row, entity) VALUES ('claim', NULL, NEW.occurrence);
-                        END;
-                        """)
         }
+    }
+
+    /// The triggers that record each change to what travels in sync_pending, for the next `drainSync` to turn
+    /// into journal events. They exist only while this machine is in a folder: a machine that syncs nothing pays
+    /// nothing for them on an import of 100,000 rows.
+    static let captureTriggers: [(name: String, sql: String)] = {
+        func capture(
+            _ table: String, _ kind: String, columns: String, row: String, entity: (String) -> String
+        ) -> [(name: String, sql: String)] {
+            [
+                (
+                    "\(table)_sync_insert",
+                    "AFTER INSERT ON \(table) BEGIN INSERT INTO sync_pending (kind, row, entity) "
+                        + "VALUES ('\(kind)', NEW.\(row), \(entity("NEW"))); END"
+                ),
+                (
+                    "\(table)_sync_update",
+                    "AFTER UPDATE OF \(columns) ON \(table) BEGIN INSERT INTO sync_pending (kind, row, entity) "
+                        + "VALUES ('\(kind)', NEW.\(row), \(entity("NEW"))); END"
+                ),
+                (
+                    "\(table)_sync_delete",
+                    "AFTER DELETE ON \(table) BEGIN INSERT INTO sync_pending (kind, row, entity) "
+                        + "VALUES ('\(kind)', OLD.\(row), \(entity("OLD"))); END"
+                ),
+            ]
+        }
+        return capture("entry", "weight", columns: "date, weight, unit, note, body_fat_percent", row: "id") {
+            "\($0).uid"
+        }
+            + capture("intake_event", "intake", columns: "kind, date, volume_ml, calories, note", row: "id") {
+                "\($0).uid"
+            }
+            + capture("activity_day", "steps", columns: "steps, distance_m", row: "rowid") {
+                "\($0).day || '/' || \($0).source"
+            }
+            + capture("goal", "goal", columns: "weight, unit, set_at, journey_started_at", row: "id") { _ in "'goal'" }
+            + capture("sync_setting", "setting", columns: "value", row: "rowid") { "\($0).key" }
+            + [
+                (
+                    "schedule_claim_sync",
+                    "AFTER UPDATE OF sent ON schedule_claim WHEN NEW.sent AND NEW.occurrence LIKE 'summary@%' BEGIN "
+                        + "INSERT INTO sync_pending (kind, row, entity) VALUES ('claim', NULL, NEW.occurrence); END"
+                )
+            ]
+    }()
+
+    static func createCaptureTriggers(_ db: Database) throws {
+        for (name, sql) in captureTriggers { try db.execute(sql: "CREATE TRIGGER IF NOT EXISTS \(name) \(sql)") }
+    }
+
+    static func dropCaptureTriggers(_ db: Database) throws {
+        for (name, _) in captureTriggers { try db.execute(sql: "DROP TRIGGER IF EXISTS \(name)") }
     }
 
     // MARK: This machine
@@ -144,6 +158,7 @@ extension AppDatabase {
             me.folder = folder
             me.name = name
             try Self.saveSelf(me, db)
+            try Self.createCaptureTriggers(db)
             try db.execute(sql: "DELETE FROM sync_pending")
             try db.execute(sql: "DELETE FROM sync_cursor")
             for (key, value) in settings {
@@ -160,6 +175,9 @@ extension AppDatabase {
                         SELECT 'steps', rowid, day || '/' || source FROM activity_day ORDER BY day, source;
                     INSERT INTO sync_pending (kind, row, entity) SELECT 'goal', 1, 'goal' FROM goal;
                     INSERT INTO sync_pending (kind, row, entity) SELECT 'setting', rowid, key FROM sync_setting;
+                    INSERT INTO sync_pending (kind, row, entity)
+                        SELECT kind, NULL, entity FROM sync_entity
+                        WHERE NOT deleted AND kind IN ('weight', 'intake', 'steps', 'goal');
                     """)
             return me
         }
@@ -169,6 +187,7 @@ extension AppDatabase {
     public func leaveSync() throws {
         try writeChecked { db in
             try db.execute(sql: "UPDATE sync_self SET folder = NULL")
+            try Self.dropCaptureTriggers(db)
             try db.execute(sql: "DELETE FROM sync_pending")
         }
     }
@@ -202,7 +221,7 @@ extension AppDatabase {
                 db,
                 sql: """
                     SELECT kind, row, entity, min(id) AS first FROM sync_pending WHERE id <= ?
-                    GROUP BY kind, coalesce(row, entity) ORDER BY first
+                    GROUP BY kind, coalesce(entity, row) ORDER BY first
                     """,
                 arguments: [last])
             for change in pending {
@@ -216,8 +235,9 @@ extension AppDatabase {
                 if current == nil, data == nil { continue }
                 me.sequence += 1
                 let clock: HybridClock
-                if history {
-                    // History at clock zero; a goal at the moment it was set.
+                if history, current == nil {
+                    // History never journaled at clock zero; a goal at the moment it was set. A change made while
+                    // this machine was out of the folder is newer than what it journaled before: it ticks.
                     let setAt = kind == .goal ? data?["set"]?.integer ?? 0 : 0
                     clock = HybridClock(milliseconds: setAt)
                 } else {

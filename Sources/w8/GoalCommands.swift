@@ -86,14 +86,14 @@ extension W8 {
 
         func run() throws {
             let runtime = Runtime.started()
+            // In a sync folder, the person's settings are merged first, and a change journaled as the command ends.
+            runtime.journalSettings()
             guard let key else {
                 let settings = try runtime.settings()
                 return show(runtime.presenter(settings).config(settings, json: output.json))
             }
             guard case .known(let setting) = key else { throw W8CoreError.unknownSetting("\(key)") }
             let settings = try value.map { try runtime.config.set(setting, to: $0) } ?? runtime.settings()
-            // A setting of the person's travels at once to a sync folder this machine is in.
-            if value != nil, setting.travels { runtime.journalSettings() }
             show(runtime.presenter(settings).config(settings, keys: [setting], json: output.json))
         }
     }

@@ -30,6 +30,13 @@ enum JournalFiles {
         return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
+    /// The size of the regular file `path` (not followed if a link); nil for anything else.
+    static func size(_ path: String) -> Int64? {
+        var info = stat()
+        guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return Int64(info.st_size)
+    }
+
     /// Creates the directory `path` (mode `mode`) if it does not exist; a link or a file there is an error.
     static func ensureDirectory(_ path: String, mode: mode_t) throws(SystemCallError) {
         if mkdir(path, mode) == 0 { return }

@@ -249,8 +249,9 @@ public struct SyncFolder: Sendable {
     func rewriteMissing(me: SyncSelf, folder: String) throws -> [String] {
         let directory = Self.directory(folder, device: me.device)
         let present = Set(JournalFiles.list(directory) ?? [])
+        let missing = me.months.filter { !present.contains($0 + ".jsonl") }
+        guard !missing.isEmpty else { return [] }
         let lines = try database.ownSyncLines(encode: SyncJournalLine.encode)
-        let missing = Set(lines.map(\.month)).filter { !present.contains($0 + ".jsonl") }
         for month in missing.sorted() {
             let path = (directory as NSString).appendingPathComponent(month + ".jsonl")
             do throws(SystemCallError) {
@@ -277,6 +278,10 @@ public struct SyncFolder: Sendable {
                 let relative = "devices/\(device)/\(name)"
                 let path = (directory as NSString).appendingPathComponent(name)
                 var offset = cursors[relative]?.offset ?? 0
+                // A file of the size it had at the last pass has nothing new: one lstat, not an open and a read.
+                if let cursor = cursors[relative], JournalFiles.size(path) == cursor.offset + cursor.waiting {
+                    continue
+                }
                 let contents: (size: Int64, bytes: [UInt8])?
                 do throws(SystemCallError) { contents = try JournalFiles.read(path, from: offset) } catch {
                     problems.append(error.localizedDescription)

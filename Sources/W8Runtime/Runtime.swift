@@ -81,7 +81,7 @@ public struct Runtime: Sendable {
 
     /// The importer; a dry run with no database yet creates none (`Importer.database(dryRun:path:open:)`).
     public func importer(settings: Settings, dryRun: Bool) throws -> Importer {
-        let database = try Importer.database(dryRun: dryRun, path: paths.database, open: database)
+        let database = try Importer.database(dryRun: dryRun, path: paths.database, open: { try self.database() })
         return Importer(tracker: tracker(settings: settings, database: database), config: config)
     }
 
@@ -123,15 +123,17 @@ public struct Runtime: Sendable {
 
     public func settings() throws -> Settings { try config.load() }
 
-    public func database() throws -> AppDatabase {
+    /// The database, opened once per call. On a machine in a sync folder, what has arrived is merged first,
+    /// unless `mergingSync` is false (the `w8 sync` commands, which report their own pass).
+    public func database(mergingSync: Bool = true) throws -> AppDatabase {
         if let prefetched = opened.takePrefetch()?.database(at: paths.database) {
             opened.append(prefetched)
-            mergeArrived(prefetched)
+            if mergingSync { mergeArrived(prefetched) }
             return prefetched
         }
         let database = try AppDatabase.open(at: paths.database)
         opened.append(database)
-        mergeArrived(database)
+        if mergingSync { mergeArrived(database) }
         return database
     }
 

@@ -10,6 +10,9 @@ public struct SyncSelf: Sendable, Equatable {
     public var folder: String?
     public var sequence: Int64
     public var clock: HybridClock
+    /// The months (`YYYY-MM`) of this machine's journal files, so that a pass sees a missing one with one look at
+    /// its directory.
+    public var months: Set<String> = []
 }
 
 /// A device whose journal this machine has merged, for `w8 sync status`.
@@ -47,7 +50,8 @@ extension AppDatabase {
                 sql: """
                     CREATE TABLE sync_self (
                         id INTEGER PRIMARY KEY CHECK (id = 1), device TEXT NOT NULL, name TEXT NOT NULL, folder TEXT,
-                        sequence INTEGER NOT NULL, clock_ms INTEGER NOT NULL, clock_counter INTEGER NOT NULL);
+                        sequence INTEGER NOT NULL, clock_ms INTEGER NOT NULL, clock_counter INTEGER NOT NULL,
+                        months TEXT NOT NULL DEFAULT '');
                     CREATE TABLE sync_entity (
                         kind TEXT NOT NULL, entity TEXT NOT NULL, clock_ms INTEGER NOT NULL,
                         clock_counter INTEGER NOT NULL, device TEXT NOT NULL, sequence INTEGER NOT NULL,
@@ -131,17 +135,21 @@ extension AppDatabase {
         try Row.fetchOne(db, sql: "SELECT * FROM sync_self").map {
             SyncSelf(
                 device: $0["device"], name: $0["name"], folder: $0["folder"], sequence: $0["sequence"],
-                clock: HybridClock(milliseconds: $0["clock_ms"], counter: $0["clock_counter"]))
+                clock: HybridClock(milliseconds: $0["clock_ms"], counter: $0["clock_counter"]),
+                months: Set(($0["months"] as String).split(separator: " ").map(String.init)))
         }
     }
 
     static func saveSelf(_ me: SyncSelf, _ db: Database) throws {
         try db.execute(
             sql: """
-                INSERT OR REPLACE INTO sync_self (id, device, name, folder, sequence, clock_ms, clock_counter)
-                VALUES (1, ?, ?, ?, ?, ?, ?)
+                INSERT OR REPLACE INTO sync_self (id, device, name, folder, sequence, clock_ms, clock_counter, months)
+                VALUES (1, ?, ?, ?, ?, ?, ?, ?)
                 """,
-            arguments: [me.device, me.name, me.folder, me.sequence, me.clock.milliseconds, me.clock.counter])
+            arguments: [
+                me.device, me.name, me.folder, me.sequence, me.clock.milliseconds, me.clock.counter,
+                me.months.sorted().joined(separator: " "),
+            ])
     }
 
     /// Joins `folder` as `device` (kept when this machine was in a folder before, so that its journal continues),
@@ -196,7 +204,7 @@ extension AppDatabase {
     /// this machine's own again, from sequence 1.
     public func renewSyncDevice(_ device: String) throws {
         try writeChecked { db in
-            try db.execute(sql: "UPDATE sync_self SET device = ?, sequence = 0", arguments: [device])
+            try db.execute(sql: "UPDATE sync_self SET device = ?, sequence = 0, months = ''", arguments: [device])
             try db.execute(sql: "DELETE FROM sync_own")
         }
     }
@@ -254,9 +262,8 @@ extension AppDatabase {
                     arguments: [event.sequence, lineSum])
                 try db.execute(
                     sql: "INSERT INTO sync_outbox (sequence, month, line) VALUES (?, ?, ?)",
-                    arguments: [
-                        event.sequence, SyncRows.month(clock.milliseconds), line,
-                    ])
+                    arguments: [event.sequence, SyncRows.month(clock.milliseconds), line])
+                me.months.insert(SyncRows.month(clock.milliseconds))
                 made += 1
             }
             try db.execute(sql: "DELETE FROM sync_pending WHERE id <= ?", arguments: [last])

@@ -21,7 +21,7 @@ extension W8 {
 
         func run() throws {
             let (runtime, settings) = try Runtime.loaded()
-            let folder = runtime.syncFolder(database: try runtime.database())
+            let folder = runtime.syncFolder(database: try runtime.database(mergingSync: false))
             let pass = try folder.start(folder: absolute(directory))
             show(
                 runtime.presenter(settings).syncPass(
@@ -41,7 +41,7 @@ extension W8 {
 
         func run() throws {
             let (runtime, settings) = try Runtime.loaded()
-            let status = try runtime.syncFolder(database: try runtime.database()).status()
+            let status = try runtime.syncFolder(database: try runtime.database(mergingSync: false)).status()
             show(runtime.presenter(settings).syncStatus(status, json: output.json))
         }
     }
@@ -53,7 +53,7 @@ extension W8 {
 
         func run() throws {
             let (runtime, settings) = try Runtime.loaded()
-            let folder = runtime.syncFolder(database: try runtime.database())
+            let folder = runtime.syncFolder(database: try runtime.database(mergingSync: false))
             let me = try folder.database.syncSelf()
             guard me?.folder != nil else { throw AppError.unavailable(notSyncing) }
             let pass = try folder.pass(settings: settings)
@@ -68,7 +68,7 @@ extension W8 {
 
         func run() throws {
             let runtime = Runtime.started()
-            guard let folder = try runtime.syncFolder(database: try runtime.database()).stop() else {
+            guard let folder = try runtime.syncFolder(database: try runtime.database(mergingSync: false)).stop() else {
                 throw AppError.unavailable(notSyncing)
             }
             if output.json {

@@ -313,6 +313,15 @@ public struct SyncFolder: Sendable {
                             "{file}: the line at byte {offset} is damaged; it was skipped",
                             ["file": relative, "offset": line]))
                 }
+                if device == me.device, chunk.waiting, !clone, contents.bytes.last != 10,
+                    !SyncFileName.isConflictCopy(name)
+                {
+                    // A line of this machine's own that a killed process left without its newline: cut it (this
+                    // machine is the file's one writer), so that the engine never copies it.
+                    do throws(SystemCallError) { try JournalFiles.append(path, lines: []) } catch {
+                        problems.append(error.localizedDescription)
+                    }
+                }
                 let newOffset = offset + Int64(chunk.consumed)
                 cursors[relative] = (newOffset, contents.size - newOffset, bad)
                 try database.saveSyncCursor(

@@ -30,11 +30,12 @@ enum JournalFiles {
         return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
-    /// The size of the regular file `path` (not followed if a link); nil for anything else.
-    static func size(_ path: String) -> Int64? {
+    /// The regular file `path` (not followed if a link) as `lstat` sees it: its inode, its change time to the
+    /// nanosecond and its size; nil for anything else. A file the sync engine replaced, or changed, differs.
+    static func identity(_ path: String) -> String? {
         var info = stat()
         guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-        return Int64(info.st_size)
+        return "\(info.st_ino):\(info.st_ctim.tv_sec).\(info.st_ctim.tv_nsec):\(info.st_size)"
     }
 
     /// Creates the directory `path` (mode `mode`) if it does not exist; a link or a file there is an error.

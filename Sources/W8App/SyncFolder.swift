@@ -277,24 +277,31 @@ public struct SyncFolder: Sendable {
             for name in JournalFiles.list(directory) ?? [] where SyncFileName.isJournalInput(name) {
                 let relative = "devices/\(device)/\(name)"
                 let path = (directory as NSString).appendingPathComponent(name)
-                var offset = cursors[relative]?.offset ?? 0
-                // A file of the size it had at the last pass has nothing new: one lstat, not an open and a read.
-                if let cursor = cursors[relative], JournalFiles.size(path) == cursor.offset + cursor.waiting {
+                // A file as it was at the last pass has nothing new: one lstat, not an open and a read.
+                guard let identity = JournalFiles.identity(path), identity != cursors[relative]?.file else {
                     continue
                 }
-                let contents: (size: Int64, bytes: [UInt8])?
-                do throws(SystemCallError) { contents = try JournalFiles.read(path, from: offset) } catch {
+                var offset = cursors[relative]?.offset ?? 0
+                // The bytes before the cursor, read again: when they are no longer what was read (the engine put
+                // another version of the file there, as in a conflict), the whole file is read again.
+                var back = Int(min(offset, 32))
+                var contents: (size: Int64, bytes: [UInt8])
+                do throws(SystemCallError) {
+                    guard let read = try JournalFiles.read(path, from: offset - Int64(back)) else { continue }
+                    contents = read
+                    if contents.size < offset || Self.hex(contents.bytes.prefix(back)) != cursors[relative]?.tail ?? ""
+                    {
+                        offset = 0
+                        back = 0
+                        guard let again = try JournalFiles.read(path, from: 0) else { continue }
+                        contents = again
+                    }
+                } catch {
                     problems.append(error.localizedDescription)
                     continue
                 }
-                guard var contents else { continue }
-                if contents.size < offset || (offset > 0 && !endsLine(path, at: offset)) {
-                    // The file shrank or was rewritten: read it again from its start (merging is idempotent).
-                    offset = 0
-                    guard let again = try? JournalFiles.read(path, from: 0) else { continue }
-                    contents = again
-                }
-                if contents.size == offset, cursors[relative] != nil { continue }
+                let before = contents.bytes.prefix(back)
+                contents.bytes.removeFirst(back)
                 let chunk = SyncJournalLine.read(contents.bytes, startingAt: Int(offset))
                 for event in chunk.events {
                     if event.device == me.device {
@@ -323,18 +330,20 @@ public struct SyncFolder: Sendable {
                     }
                 }
                 let newOffset = offset + Int64(chunk.consumed)
-                cursors[relative] = (newOffset, contents.size - newOffset, bad)
-                try database.saveSyncCursor(
-                    path: relative, offset: newOffset, waiting: contents.size - newOffset, badLines: bad)
+                let read = before + contents.bytes.prefix(chunk.consumed)
+                let cursor = SyncCursor(
+                    offset: newOffset, waiting: contents.size - newOffset, badLines: bad, file: identity,
+                    tail: Self.hex(read.suffix(32)))
+                cursors[relative] = cursor
+                try database.saveSyncCursor(path: relative, cursor)
             }
         }
         return (events, problems, clone)
     }
 
-    /// Whether the byte before `offset` in `path` is a newline: a cursor still at a line's start.
-    func endsLine(_ path: String, at offset: Int64) -> Bool {
-        guard let contents = try? JournalFiles.read(path, from: offset - 1) else { return false }
-        return contents.bytes.first == 10
+    static func hex(_ bytes: some Collection<UInt8>) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        return String(decoding: bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] }, as: UTF8.self)
     }
 
     // MARK: Status

@@ -15,6 +15,24 @@ public struct SyncSelf: Sendable, Equatable {
     public var months: Set<String> = []
 }
 
+/// How far a journal file has been read.
+public struct SyncCursor: Sendable, Equatable {
+    /// The bytes merged (or skipped as damaged), from the start.
+    public var offset: Int64
+    /// The bytes after them, left for the next merge.
+    public var waiting: Int64
+    /// The byte offsets of damaged lines skipped, for `w8 sync status`.
+    public var badLines: String = ""
+    /// The file as it was read (inode, change time, size): the same file is not read again.
+    public var file: String = ""
+    /// The last bytes before `offset`, in hex: the file still starts as it was read, so only what follows is new.
+    public var tail: String = ""
+
+    public init(offset: Int64, waiting: Int64, badLines: String = "", file: String = "", tail: String = "") {
+        (self.offset, self.waiting, self.badLines, self.file, self.tail) = (offset, waiting, badLines, file, tail)
+    }
+}
+
 /// A device whose journal this machine has merged, for `w8 sync status`.
 public struct SyncDeviceRecord: Sendable, Equatable {
     public var device: String
@@ -62,7 +80,8 @@ extension AppDatabase {
                     CREATE TABLE sync_outbox (sequence INTEGER PRIMARY KEY, month TEXT NOT NULL, line TEXT NOT NULL);
                     CREATE TABLE sync_cursor (
                         path TEXT PRIMARY KEY, offset INTEGER NOT NULL, waiting INTEGER NOT NULL DEFAULT 0,
-                        bad_lines TEXT NOT NULL DEFAULT '');
+                        bad_lines TEXT NOT NULL DEFAULT '', file TEXT NOT NULL DEFAULT '',
+                        tail TEXT NOT NULL DEFAULT '');
                     CREATE TABLE sync_device (
                         device TEXT PRIMARY KEY, events INTEGER NOT NULL, last_sequence INTEGER NOT NULL,
                         clock_ms INTEGER NOT NULL, clock_counter INTEGER NOT NULL);
@@ -426,22 +445,24 @@ extension AppDatabase {
 
     // MARK: Cursors
 
-    /// How far each journal file has been read: its byte offset, the bytes left waiting, and the bad lines named.
-    public func syncCursors() throws -> [String: (offset: Int64, waiting: Int64, badLines: String)] {
+    /// How far each journal file has been read, by its path in the folder.
+    public func syncCursors() throws -> [String: SyncCursor] {
         try readChecked { db in
-            var cursors: [String: (offset: Int64, waiting: Int64, badLines: String)] = [:]
+            var cursors: [String: SyncCursor] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT * FROM sync_cursor") {
-                cursors[row["path"]] = (row["offset"], row["waiting"], row["bad_lines"])
+                cursors[row["path"]] = SyncCursor(
+                    offset: row["offset"], waiting: row["waiting"], badLines: row["bad_lines"], file: row["file"],
+                    tail: row["tail"])
             }
             return cursors
         }
     }
 
-    public func saveSyncCursor(path: String, offset: Int64, waiting: Int64, badLines: String) throws {
+    public func saveSyncCursor(path: String, _ cursor: SyncCursor) throws {
         try writeChecked { db in
             try db.execute(
-                sql: "INSERT OR REPLACE INTO sync_cursor VALUES (?, ?, ?, ?)",
-                arguments: [path, offset, waiting, badLines])
+                sql: "INSERT OR REPLACE INTO sync_cursor VALUES (?, ?, ?, ?, ?, ?)",
+                arguments: [path, cursor.offset, cursor.waiting, cursor.badLines, cursor.file, cursor.tail])
         }
     }
 

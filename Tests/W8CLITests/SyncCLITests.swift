@@ -356,6 +356,41 @@ import W8TestSupport
         }
         #expect(try dunstA.history().count + dunstB.history().count == 1)
     }
+
+    // An imported Apple Health history travels as its days of steps, its weigh-ins and its drinks, not as its raw
+    // samples: the fixture's 3 days of steps come from more step samples than that.
+    @Test func anImportedHistoryTravelsAsDaysAndWeighIns() throws {
+        let w8 = try W8Sandbox()
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/import/apple-health/export.xml")
+        let xml = try String(contentsOf: fixture, encoding: .utf8)
+        let stepSamples = xml.components(separatedBy: "HKQuantityTypeIdentifierStepCount").count - 1
+        #expect(try w8.run("import", fixture.path).status == 0)
+        let folder = try TemporaryDirectory(prefix: "w8-sync-folder")
+        #expect(try w8.run("sync", "start", folder.path).status == 0)
+        let lines = try Self.journal(folder.url).flatMap {
+            try String(contentsOf: $0, encoding: .utf8).split(separator: "\n")
+        }
+        func count(_ kind: String) -> Int { lines.filter { $0.contains("\"put\":\"\(kind)\"") }.count }
+        let days = try #require(try w8.json("activity", "--days", "100000") as? [[String: Any]])
+        #expect(count("steps") == days.count)
+        #expect(stepSamples > days.count, "the fixture has more step samples than days")
+        #expect(count("weight") == (try Self.weighIns(w8)).count)
+        #expect(lines.count == count("steps") + count("weight") + count("intake"))
+    }
+
+    @Test func aFolderThatIsNoDirectoryIsRefusedAndNothingIsWritten() throws {
+        let w8 = try W8Sandbox()
+        for bad in [w8.root.appendingPathComponent("missing").path, "/dev/null"] {
+            let run = try w8.run("sync", "start", bad)
+            #expect(run.status == 65)
+            #expect(run.stderrLines.count == 1 && run.stderr.contains(bad), "\(run.stderr)")
+        }
+        let status = try #require(try w8.json("sync", "status") as? [String: Any])
+        #expect(status["folder"] is NSNull && status["device"] is NSNull, "\(status)")
+        let now = try w8.run("sync", "now")
+        #expect(now.status == 69 && now.stderrLines.count == 1, "\(now.stderr)")
+    }
 }
 
 /// The Sunday on or before the test clock's day.

@@ -96,24 +96,8 @@ public enum SyncJournalLine {
         return String(repeating: "0", count: 8 - hex.count) + hex
     }
 
-    /// `text` as a JSON string: quote, backslash and control characters escaped, everything else as it is.
-    public static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "\r": out += "\\r"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7f:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
+    /// `text` as a JSON string (`JSONText.quoted`).
+    public static func quoted(_ text: String) -> String { JSONText.quoted(text) }
 }
 
 /// What reading a journal's new bytes found.
@@ -188,5 +172,27 @@ public enum SyncFileName {
     /// Whether `name` is a conflict copy, for `w8 sync status`.
     public static func isConflictCopy(_ name: String) -> Bool {
         isJournalInput(name) && name != String(name.prefix(7)) + ".jsonl"
+    }
+}
+
+/// JSON's string syntax, written one way everywhere: the journal's lines and the CLI's JSON output.
+public enum JSONText {
+    /// `text` as a JSON string: quote, backslash and control characters escaped, everything else as it is.
+    public static func quoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            case "\r": out += "\\r"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import W8Core
+import W8Formats
 
 /// A JSON value that keeps its keys in the order the CLI contract lists them.
 public enum JSON: Sendable {
@@ -61,19 +62,5 @@ public enum JSON: Sendable {
         }
     }
 
-    static func quote(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
+    static func quote(_ s: String) -> String { JSONText.quoted(s) }
 }

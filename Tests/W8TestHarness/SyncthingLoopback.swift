@@ -5,7 +5,7 @@ import W8TestSupport
 /// tests, set up as `../shared/NOTES.md` measured it. Each instance has its own home (keys, `config.xml`, database)
 /// in a temporary directory, listens on 127.0.0.1 only, and has discovery, relays, NAT traversal, crash reports,
 /// usage reports and upgrades off. Nothing waits blindly: `waitInSync` asks both instances over REST.
-public final class SyncthingPair: @unchecked Sendable {
+public final class SyncthingLoopback: @unchecked Sendable {
     public enum Side: Sendable { case a, b }
 
     /// The shared folder as instance A sees it, and as B sees it.
@@ -27,7 +27,7 @@ public final class SyncthingPair: @unchecked Sendable {
         init(name: String, home: URL) throws {
             self.name = name
             self.home = home
-            (guiPort, listenPort) = (try freePort(), try freePort())
+            (guiPort, listenPort) = (try loopbackFreePort(), try loopbackFreePort())
             apiKey = "w8-test-\(UUID().uuidString)"
         }
 
@@ -35,7 +35,7 @@ public final class SyncthingPair: @unchecked Sendable {
         @discardableResult
         func rest(_ method: String, _ path: String, body: Any? = nil) throws -> Any? {
             let payload = try body.map { try JSONSerialization.data(withJSONObject: $0) } ?? Data()
-            let (status, response) = try httpRequest(
+            let (status, response) = try loopbackHTTPRequest(
                 port: guiPort, method: method, path: path, headers: ["X-API-Key": apiKey], body: payload)
             guard (200..<300).contains(status) else {
                 throw NotificationServerFixtureError.commandFailed(
@@ -234,7 +234,7 @@ public final class SyncthingPair: @unchecked Sendable {
 }
 
 /// A TCP port on 127.0.0.1 that nothing listens on now: bound to port 0, read, closed.
-func freePort() throws -> Int {
+func loopbackFreePort() throws -> Int {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else {
         throw NotificationServerFixtureError.didNotStart("socket", log: String(cString: strerror(errno)))
@@ -256,7 +256,7 @@ func freePort() throws -> Int {
 
 /// One HTTP/1.0 request to 127.0.0.1:`port` (the server closes the connection, and sends no chunked body): the
 /// status code and the body.
-func httpRequest(port: Int, method: String, path: String, headers: [String: String], body: Data) throws -> (Int, Data) {
+func loopbackHTTPRequest(port: Int, method: String, path: String, headers: [String: String], body: Data) throws -> (Int, Data) {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else {
         throw NotificationServerFixtureError.didNotStart("socket", log: String(cString: strerror(errno)))

@@ -348,15 +348,15 @@ public struct SyncFolder: Sendable {
 
     // MARK: Status
 
-    /// The folder, the devices, the bytes waiting and the problems, after a pass.
-    public func status() throws -> SyncStatus {
+    /// The folder, the devices, the bytes waiting and the problems, after a pass (none without `merging`: for the
+    /// doctor, which changes nothing).
+    public func status(merging: Bool = true) throws -> SyncStatus {
         var status = SyncStatus()
         guard let me = try database.syncSelf() else { return status }
         status.device = me.device
         guard let folder = me.folder else { return status }
         status.folder = folder
-        let pass = try self.pass()
-        status.problems = pass.problems
+        if merging { status.problems = try pass().problems }
         let me2 = try database.syncSelf() ?? me
         let records = try database.syncDevices()
         var ids = Set(records.map(\.device))

@@ -70,11 +70,15 @@ public struct Runtime: Sendable {
             loadSettings: { try config.load() })
         doctor.systemctl = Systemctl(environment: environment)
         let databasePath = paths.database
+        // The doctor writes nothing: the database as it is, if it can be opened so, read without a pass, and
+        // closed without a checkpoint.
         doctor.syncStatus = {
-            guard access(databasePath, F_OK) == 0, let database = try? self.database(),
-                (try? database.syncSelf())??.folder != nil
-            else { return nil }
-            return try? self.syncFolder(database: database).status()
+            guard access(databasePath, F_OK) == 0, let database = AppDatabase.openAsItIs(at: databasePath) else {
+                return nil
+            }
+            defer { try? database.close(checkpoint: false) }
+            guard (try? database.syncSelf())??.folder != nil else { return nil }
+            return try? self.syncFolder(database: database).status(merging: false)
         }
         return doctor
     }

@@ -60,10 +60,11 @@ extension AppDatabase {
     /// when this machine joins a folder, `createCaptureTriggers`).
     static func registerSync(_ migrator: inout DatabaseMigrator) {
         migrator.registerMigration("v6") { db in
+            // Partial indexes: a machine that never syncs has no uid, and its inserts never touch them.
             try db.execute(sql: "ALTER TABLE entry ADD COLUMN uid TEXT")
-            try db.execute(sql: "CREATE UNIQUE INDEX entry_on_uid ON entry(uid)")
+            try db.execute(sql: "CREATE UNIQUE INDEX entry_on_uid ON entry(uid) WHERE uid IS NOT NULL")
             try db.execute(sql: "ALTER TABLE intake_event ADD COLUMN uid TEXT")
-            try db.execute(sql: "CREATE UNIQUE INDEX intake_event_on_uid ON intake_event(uid)")
+            try db.execute(sql: "CREATE UNIQUE INDEX intake_event_on_uid ON intake_event(uid) WHERE uid IS NOT NULL")
             try db.execute(
                 sql: """
                     CREATE TABLE sync_self (
@@ -267,6 +268,10 @@ extension AppDatabase {
                     // this machine was out of the folder is newer than what it journaled before: it ticks.
                     let setAt = kind == .goal ? data?["set"]?.integer ?? 0 : 0
                     clock = HybridClock(milliseconds: setAt)
+                    // The clock passes it, as it passes a merged event's: a goal set while this machine's clock
+                    // was ahead, changed or cleared here after the clock was put right, is ordered after it
+                    // (SyncConvergenceTests: else the change lost to it on every other machine).
+                    me.clock = me.clock.passing(clock)
                 } else {
                     me.clock = me.clock.tick(wall: wall)
                     clock = me.clock

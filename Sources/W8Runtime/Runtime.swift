@@ -148,7 +148,10 @@ public struct Runtime: Sendable {
         guard (try? database.syncSelf())??.folder != nil else { return }
         let folder = syncFolder(database: database)
         _ = try? folder.pass()
-        opened.beforeClose(database) { _ = try? folder.pass() }
+        // Only a command that changed something writes to the journal as it ends: `w8 status` passes once.
+        opened.beforeClose(database) {
+            if (try? database.hasPendingSync()) == true { _ = try? folder.pass() }
+        }
     }
 
     /// The sync folder workflow on `database`: after a merge, the milestone rules run silently, a weigh-in logged
@@ -178,8 +181,11 @@ public struct Runtime: Sendable {
     /// Opens the database when it exists, which merges a sync folder's news when this machine is in one (and
     /// journals what changed when the command ends): for `w8 config`, whose settings may travel.
     public func journalSettings() {
-        guard access(paths.database, F_OK) == 0 else { return }
-        _ = try? database()
+        guard access(paths.database, F_OK) == 0, let database = try? database(),
+            (try? database.syncSelf())??.folder != nil
+        else { return }
+        let folder = syncFolder(database: database)
+        opened.beforeClose(database) { _ = try? folder.pass() }
     }
 
     /// This machine's name (`gethostname`), for the sync folder's device list.

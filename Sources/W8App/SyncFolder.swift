@@ -80,10 +80,12 @@ public struct SyncFolder: Sendable {
     /// How long after its hour this machine sends the weekly summary: 0 on the first device of the folder (by id),
     /// 30 s more on each next one. Its claim reaches the others within seconds through the sync engine, and they
     /// post nothing (`Schedule.summaryDelay`).
+    /// The devices are the folder's device directories: a machine that joined has one, even before it wrote an
+    /// event.
     public static func summaryDelay(_ database: AppDatabase) -> TimeInterval {
-        guard let me = try? database.syncSelf(), me.folder != nil else { return 0 }
-        let others = ((try? database.syncDevices()) ?? []).map(\.device).filter { $0 < me.device }
-        return Double(Set(others).count) * 30
+        guard let me = try? database.syncSelf(), let folder = me.folder else { return 0 }
+        let ahead = deviceDirectories(folder).map { ($0 as NSString).lastPathComponent }.filter { $0 < me.device }
+        return Double(ahead.count) * 30
     }
 
     /// A clock further ahead of this machine's than this is flagged in `w8 sync status`.

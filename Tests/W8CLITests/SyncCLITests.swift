@@ -5,12 +5,12 @@ import W8TestHarness
 import W8TestSupport
 
 /// Two machines, each a w8 home beside its own real Syncthing (Debian's 1.19.2, on loopback), sharing one folder:
-/// the built `w8` keeps one history on both. Every wait names what it waits for (`SyncthingLoopback.waitInSync`, which
+/// the built `w8` keeps one history on both. Every wait names what it waits for (`SyncthingPair.waitInSync`, which
 /// rescans both sides and waits until each has everything the other has); nothing sleeps blindly.
 @Suite(.serialized) struct SyncCLITests {
     /// Machine A and machine B, joined to the pair's folder.
     struct Machines {
-        let pair: SyncthingLoopback
+        let pair: SyncthingPair
         let a: W8Sandbox
         let b: W8Sandbox
 
@@ -18,7 +18,7 @@ import W8TestSupport
             a: W8Sandbox? = nil, b: W8Sandbox? = nil,
             history: (W8Sandbox, W8Sandbox) throws -> Void = { _, _ in }
         ) throws {
-            pair = try SyncthingLoopback()
+            pair = try SyncthingPair()
             let a = try a ?? W8Sandbox()
             let b = try b ?? W8Sandbox()
             self.a = a

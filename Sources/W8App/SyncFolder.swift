@@ -113,12 +113,13 @@ public struct SyncFolder: Sendable {
     public func start(folder: String) throws -> SyncPass {
         let folder = (folder as NSString).standardizingPath
         guard folder.hasPrefix("/") else {
+            // TRANSLATORS: `w8 sync start DIR` with a relative DIR; {path} is it.
             throw AppError.badInput(tr("{path}: give the folder's full path", ["path": folder]))
         }
         guard JournalFiles.isDirectory(folder) else {
             throw AppError.badInput(
-                // TRANSLATORS: `w8 sync start DIR` with a DIR that is no directory; {path} is it.
                 tr(
+                    // TRANSLATORS: `w8 sync start DIR` with a DIR that is no directory; {path} is it.
                     "{path}: no such directory (create it, or give the folder your sync engine shares)",
                     ["path": folder]))
         }
@@ -316,9 +317,9 @@ public struct SyncFolder: Sendable {
                 }
                 let bad = chunk.badLines.map(String.init).joined(separator: ",")
                 for line in chunk.badLines {
-                    // TRANSLATORS: a problem `w8 sync status` shows; {file} is a journal, {offset} a byte offset.
                     problems.append(
                         tr(
+                            // TRANSLATORS: a problem `w8 sync status` shows; {file} is a journal, {offset} a byte offset.
                             "{file}: the line at byte {offset} is damaged; it was skipped",
                             ["file": relative, "offset": line]))
                 }
@@ -379,9 +380,9 @@ public struct SyncFolder: Sendable {
                     clockAhead: !mine && (lastEvent.map { $0.timeIntervalSince(now) > Self.clockAheadLimit } ?? false)))
         }
         for device in status.devices where device.clockAhead {
-            // TRANSLATORS: a problem `w8 sync status` shows; {device} is a device's name or id.
             status.problems.append(
                 tr(
+                    // TRANSLATORS: a problem `w8 sync status` shows; {device} is a device's name or id.
                     "{device}: its clock is ahead of this machine's; check its date and time",
                     ["device": device.name ?? device.id]))
         }

@@ -19,8 +19,8 @@ extension Presenter {
             ]
         }
         var lines = [
-            // TRANSLATORS: after `w8 sync start` or `w8 sync now`; {written}, {read} and {applied} are counts.
             tr(
+                // TRANSLATORS: after `w8 sync start` or `w8 sync now`; {written}, {read} and {applied} are counts.
                 "Synced: {written} events written, {read} read, {applied} merged",
                 ["written": pass.written, "read": pass.read, "applied": pass.applied])
         ]
@@ -29,8 +29,8 @@ extension Presenter {
             lines.append(tr("Another machine used this machine's id; this machine is now {device}", ["device": device]))
         }
         if !pass.rewritten.isEmpty {
-            // TRANSLATORS: {months} lists journal months such as 2026-12.
             lines.append(
+                // TRANSLATORS: {months} lists journal months such as 2026-12.
                 tr("Journal months written again: {months}", ["months": pass.rewritten.joined(separator: ", ")]))
         }
         return lines + pass.problems.map { $0.visibleOnTerminal }
@@ -79,8 +79,8 @@ extension Presenter {
         for device in status.devices {
             let name = (device.name ?? "?").visibleOnTerminal
             let last = device.lastEvent.map(dates.short) ?? "-"
-            // TRANSLATORS: one device in `w8 sync status`: its name, its id, its events and the date of its last.
             var line = tr(
+                // TRANSLATORS: one device in `w8 sync status`: its name, its id, its events and the date of its last.
                 "{name} ({id}): {events} events, last {last}",
                 ["name": name, "id": device.id, "events": device.events, "last": last])
             // TRANSLATORS: follows a device's line in `w8 sync status`.
@@ -88,9 +88,9 @@ extension Presenter {
             lines.append(line)
         }
         for waiting in status.waiting {
-            // TRANSLATORS: {file} is a journal; {bytes} a count of bytes the sync engine has not completed yet.
             lines.append(
                 tr(
+                    // TRANSLATORS: {file} is a journal; {bytes} a count of bytes the sync engine has not completed yet.
                     "Waiting to be complete: {file} ({bytes} bytes)",
                     ["file": waiting.file.visibleOnTerminal, "bytes": waiting.bytes]))
         }
@@ -110,8 +110,8 @@ public var notSyncing: String {
 
 /// What `w8 sync stop` says.
 public func stoppedMessage(_ folder: String) -> String {
-    // TRANSLATORS: after `w8 sync stop`; {folder} is the sync folder.
     tr(
+        // TRANSLATORS: after `w8 sync stop`; {folder} is the sync folder.
         "Left {folder}; the data here and this machine's journal there stay",
         ["folder": folder.visibleOnTerminal])
 }

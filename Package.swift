@@ -103,7 +103,8 @@ let package = Package(
         .testTarget(name: "W8AppTests", dependencies: ["W8Core", "W8Formats", "W8Store", "W8App", "W8TestSupport"]),
         .testTarget(name: "W8SystemTests", dependencies: ["W8System", "W8TestSupport"]),
         .testTarget(name: "W8ChartTests", dependencies: ["W8Core", "W8Chart", "CCairo", "W8TestSupport"]),
-        .testTarget(name: "W8CLITests", dependencies: ["W8Core", "W8Text", "W8TestSupport", "W8TestHarness"]),
+        .testTarget(
+            name: "W8CLITests", dependencies: ["W8Core", "W8Formats", "W8Text", "W8TestSupport", "W8TestHarness"]),
         // Test-only, not shipped: the sandbox that runs the built w8, faults, and real desktops on private session
         // buses (Xvfb, sway, dunst and the other servers, waybar, screenshots), one file per server.
         .target(

@@ -205,12 +205,20 @@ public struct SyncFolder: Sendable {
         if !events.isEmpty {
             let result = try database.mergeSync(events, now: now)
             pass.applied = result.applied
-            if !result.settings.isEmpty {
-                let values = result.settings.compactMap { key, value -> (SettingKey, SettingValue)? in
-                    guard let key = SettingKey(rawValue: key), let parsed = try? key.parse(value) else { return nil }
-                    return (key, parsed)
+            // Each setting another machine changed, into config.toml; one this version cannot hold (unknown, or out
+            // of its range) is named and left as it is here, and is not journaled back (`recordSettingChanges`).
+            for (key, value) in result.settings {
+                do {
+                    guard let setting = SettingKey(rawValue: key) else { throw W8CoreError.unknownSetting(key) }
+                    try config.set(setting, to: value)
+                } catch {
+                    // TRANSLATORS: a problem `w8 sync status` shows; {key} and {value} are a setting another machine
+                    // changed, {reason} why this machine cannot take it.
+                    pass.problems.append(
+                        tr(
+                            "setting {key} = {value} from another machine was not taken: {reason}",
+                            ["key": key, "value": value, "reason": error.localizedDescription]))
                 }
-                if !values.isEmpty { try config.set(values) }
             }
             if result.changedData { afterMerge(result) }
         }
@@ -224,10 +232,21 @@ public struct SyncFolder: Sendable {
         let defaults = Settings()
         let changed = SettingKey.allCases.filter(\.travels).compactMap { key -> (String, String)? in
             let value = key.value(in: settings).description
-            if let was = known[key.rawValue] { return was == value ? nil : (key.rawValue, value) }
+            if let was = known[key.rawValue] {
+                // A value merged from another machine that this one cannot hold is not overwritten with this
+                // machine's: the two would undo each other's change for ever.
+                guard Self.holds(key, was) else { return nil }
+                return was == value ? nil : (key.rawValue, value)
+            }
             return value == key.value(in: defaults).description ? nil : (key.rawValue, value)
         }
         try database.recordSettings(changed)
+    }
+
+    /// Whether this version takes `text` as `key`'s value.
+    static func holds(_ key: SettingKey, _ text: String) -> Bool {
+        var settings = Settings()
+        return (try? key.apply(try key.parse(text), to: &settings)) != nil
     }
 
     /// Appends the outbox to this machine's journal months, durably, then forgets it. Returns the lines written.

@@ -109,7 +109,7 @@ enum SyncRows {
         // same row id, and it arrived here (SyncConvergenceTests.sameWeighInThreeTimes). The UPDATE below then
         // failed on the unique index, every pass after it too. A count makes it unique.
         var salt = 1
-        while try taken(id) && false {
+        while try taken(id) {
             id = SyncIdentity.id(parts + [String(row), String(salt)])
             salt += 1
         }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import W8Core
+import W8Formats
 import W8TestHarness
 import W8TestSupport
 
@@ -391,6 +392,34 @@ import W8TestSupport
         #expect(status["folder"] is NSNull && status["device"] is NSNull, "\(status)")
         let now = try w8.run("sync", "now")
         #expect(now.status == 69 && now.stderrLines.count == 1, "\(now.stderr)")
+    }
+
+    // Another machine (a newer version, say) sets a value this one cannot hold: it is named, config.toml keeps this
+    // machine's value, and the old value is not journaled back over the other machine's.
+    @Test func aSettingThisVersionCannotHoldIsNamedAndNotFoughtOver() throws {
+        let w8 = try W8Sandbox()
+        let folder = try TemporaryDirectory(prefix: "w8-sync-folder")
+        #expect(try w8.run("config", "intake.water_goal_ml", "2500").status == 0)
+        #expect(try w8.run("sync", "start", folder.path).status == 0)
+        let other = folder.url.appendingPathComponent("w8trackr/devices/zzzzzzzz")
+        try FileManager.default.createDirectory(at: other, withIntermediateDirectories: true)
+        var journal = ""
+        for (index, value) in ["abc", "30000"].enumerated() {
+            let event = SyncEvent(
+                device: "zzzzzzzz", sequence: Int64(index + 1),
+                clock: HybridClock(milliseconds: 4_000_000_000_000 + Int64(index)), operation: .put, kind: .setting,
+                entity: "intake.water_goal_ml", data: ["v": .text(value)])
+            journal += SyncJournalLine.encode(event) + "\n"
+            try journal.write(to: other.appendingPathComponent("2096-10.jsonl"), atomically: true, encoding: .utf8)
+            let pass = try #require(try w8.json("sync", "now") as? [String: Any])
+            let problems = try #require(pass["problems"] as? [String])
+            #expect(problems.count == 1 && problems[0].contains(value), "\(problems)")
+            #expect(try w8.run("config", "intake.water_goal_ml").stdout.hasPrefix("2500"))
+            #expect(try w8.run("status").status == 0)
+        }
+        let own = try Self.journal(folder.url).filter { !$0.path.contains("zzzzzzzz") }
+        let lines = try own.flatMap { try String(contentsOf: $0, encoding: .utf8).split(separator: "\n") }
+        #expect(lines.filter { $0.contains("intake.water_goal_ml") }.count == 1, "only the join's: \(lines)")
     }
 }
 

@@ -15,6 +15,7 @@ export BENCH_OUT=$out
 "$here/run.sh" "$bin"
 "$here/import.sh" "$bin"
 "$here/apple-health.sh" "$bin"
+"$here/sync.sh" "$bin"
 "$here/idle.sh" "$bin"
 echo
 "$here/table.py" "$out" | tee "$out/table.txt"

@@ -63,6 +63,9 @@ public struct SyncFolder: Sendable {
     public let random: @Sendable () -> UInt64
     /// Runs after a merge changed data: the milestone rules (silent), the weigh-in reminder, the status bar.
     public let afterMerge: @Sendable (SyncMergeResult) -> Void
+    /// Runs inside the merge's transaction when it changed data: the milestone rules, silent
+    /// (`Tracker.recordMergedMilestones`), committed with the merge.
+    public var inMerge: @Sendable (StoreTransaction) throws -> Void = { _ in }
 
     public init(
         database: AppDatabase, config: ConfigFile, now: Date, calendar: Calendar, hostName: String,
@@ -190,7 +193,7 @@ public struct SyncFolder: Sendable {
         try prepareDirectory(folder, device: me.device)
         pass.written = try flush(me: me, folder: folder)
         pass.rewritten = try rewriteMissing(me: me, folder: folder)
-        var (events, problems, clone) = try readNew(me: me, folder: folder)
+        var (events, problems, clone, cursors) = try readNew(me: me, folder: folder)
         pass.problems += problems
         if clone {
             let device = SyncIdentity.device(random: random())
@@ -202,8 +205,9 @@ public struct SyncFolder: Sendable {
 
         }
         pass.read = events.count
-        if !events.isEmpty {
-            let result = try database.mergeSync(events, now: now)
+        if !events.isEmpty || !cursors.isEmpty {
+            // One commit: the cursors, the events and the milestone rules they call for.
+            let result = try database.mergeSync(events, now: now, cursors: cursors, within: inMerge)
             pass.applied = result.applied
             // Each setting another machine changed, into config.toml; one this version cannot hold (unknown, or out
             // of its range) is named and left as it is here, and is not journaled back (`recordSettingChanges`).
@@ -287,7 +291,10 @@ public struct SyncFolder: Sendable {
 
     /// The events in every journal's bytes not read yet (each file from its cursor), the problems found, and whether
     /// another machine writes under this machine's id.
-    func readNew(me: SyncSelf, folder: String) throws -> (events: [SyncEvent], problems: [String], clone: Bool) {
+    func readNew(me: SyncSelf, folder: String) throws -> (
+        events: [SyncEvent], problems: [String], clone: Bool, cursors: [String: SyncCursor]
+    ) {
+        var moved: [String: SyncCursor] = [:]
         let devicesPath = Self.devices(folder)
         var cursors = try database.syncCursors()
         var own: [Int64: String]?
@@ -357,10 +364,10 @@ public struct SyncFolder: Sendable {
                     offset: newOffset, waiting: contents.size - newOffset, badLines: bad, file: identity,
                     tail: Self.hex(read.suffix(32)))
                 cursors[relative] = cursor
-                try database.saveSyncCursor(path: relative, cursor)
+                moved[relative] = cursor
             }
         }
-        return (events, problems, clone)
+        return (events, problems, clone, moved)
     }
 
     static func hex(_ bytes: some Collection<UInt8>) -> String {

@@ -161,13 +161,15 @@ public struct Tracker: Sendable {
         return removed
     }
 
-    /// What this machine does after merging other machines' events (`SyncFolder`): the milestones they reached
-    /// are marked achieved and not announced (the machine that recorded the crossing entry did), a weigh-in
-    /// logged today elsewhere closes the weigh-in reminder here, and the status bar re-reads the data.
+    /// Inside the transaction that merges other machines' events (`SyncFolder.inMerge`): the milestones they
+    /// reached are marked achieved and not announced (the machine that recorded the crossing entry did).
+    public func recordMergedMilestones(_ transaction: StoreTransaction) throws {
+        _ = try transaction.recordMilestones(context: context, rearm: true, entry: nil, silent: true)
+    }
+
+    /// What this machine does after merging other machines' events (`SyncFolder`): a weigh-in logged today
+    /// elsewhere closes the weigh-in reminder here, and the status bar re-reads the data.
     public func absorbMerge(_ result: SyncMergeResult) {
-        _ = try? record { transaction in
-            try transaction.recordMilestones(context: context, rearm: true, entry: nil, silent: true)
-        }
         let today = context.calendar.startOfDay(for: context.now)
         if result.weighInDates.contains(where: { context.calendar.startOfDay(for: $0) == today }) {
             _ = closeWeighInReminder()

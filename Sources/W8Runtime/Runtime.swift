@@ -173,9 +173,11 @@ public struct Runtime: Sendable {
                 context: EvaluationContext(now: now, calendar: calendar, settings: settings),
                 statusBar: statusBar(settings))
         }
-        return SyncFolder(
+        var folder = SyncFolder(
             database: database, config: config, now: now, calendar: calendar, hostName: Runtime.hostName(),
             random: { UInt64.random(in: .min ... .max) }, afterMerge: { tracker().absorbMerge($0) })
+        folder.inMerge = { try tracker().recordMergedMilestones($0) }
+        return folder
     }
 
     /// Opens the database when it exists, which merges a sync folder's news when this machine is in one (and

@@ -361,10 +361,17 @@ extension AppDatabase {
     /// Merges `events` in one transaction: each replaces its entity's state when its stamp is higher than the
     /// state's (a `del` removes the row), and moves this machine's clock past its own. Merged events are not
     /// journaled again.
-    public func mergeSync(_ events: [SyncEvent], now: Date) throws -> SyncMergeResult {
+    ///
+    /// In the same transaction, so that a pass commits once: the journals' new `cursors` are saved, and `within`
+    /// runs when an event changed something (the workflow's milestone rules).
+    public func mergeSync(
+        _ events: [SyncEvent], now: Date, cursors: [String: SyncCursor] = [:],
+        within: (StoreTransaction) throws -> Void = { _ in }
+    ) throws -> SyncMergeResult {
         try writeChecked { db in
             var result = SyncMergeResult()
             guard var me = try Self.syncSelf(db) else { return result }
+            for (path, cursor) in cursors { try Self.saveCursor(path: path, cursor, db) }
             let before = try Int64.fetchOne(db, sql: "SELECT coalesce(max(id), 0) FROM sync_pending") ?? 0
             var devices: [String: SyncDeviceRecord] = [:]
             for event in events {
@@ -402,6 +409,7 @@ extension AppDatabase {
             // The rows the merge itself changed are no local changes.
             try db.execute(sql: "DELETE FROM sync_pending WHERE id > ?", arguments: [before])
             try Self.saveSelf(me, db)
+            if result.applied > 0 { try within(StoreTransaction(db: db)) }
             return result
         }
     }
@@ -464,11 +472,13 @@ extension AppDatabase {
     }
 
     public func saveSyncCursor(path: String, _ cursor: SyncCursor) throws {
-        try writeChecked { db in
-            try db.execute(
-                sql: "INSERT OR REPLACE INTO sync_cursor VALUES (?, ?, ?, ?, ?, ?)",
-                arguments: [path, cursor.offset, cursor.waiting, cursor.badLines, cursor.file, cursor.tail])
-        }
+        try writeChecked { db in try Self.saveCursor(path: path, cursor, db) }
+    }
+
+    static func saveCursor(path: String, _ cursor: SyncCursor, _ db: Database) throws {
+        try db.execute(
+            sql: "INSERT OR REPLACE INTO sync_cursor VALUES (?, ?, ?, ?, ?, ?)",
+            arguments: [path, cursor.offset, cursor.waiting, cursor.badLines, cursor.file, cursor.tail])
     }
 
     // MARK: Settings

@@ -232,6 +232,13 @@ public struct AppleHealthStream {
                     }
                     amount = value * metres
                 }
+                // One sample larger than a day's most (steps, or metres at the same bound) is no walk; the day's
+                // total then stays an Int however many samples it sums.
+                guard amount <= Double(ActivityDay.maxSteps) * 10 else {
+                    throw W8FormatsError.appleHealthValue(
+                        // TRANSLATORS: {attribute} is an attribute of an Apple Health record (value), {value} what it holds.
+                        tr("{attribute} {value} is out of range", ["attribute": "value", "value": valueText]))
+                }
                 guard start - Self.origin > Int64(Int32.min), end - Self.origin < Int64(Int32.max) else {
                     throw W8FormatsError.appleHealthValue(
                         // TRANSLATORS: {attribute} is an attribute of an Apple Health record (startDate), {value} its date.
@@ -273,10 +280,12 @@ public struct AppleHealthStream {
         guard let factor = units.first(where: { $0.key == unit })?.value else {
             throw W8FormatsError.appleHealthUnit(unit, orList(units.map(\.key)))
         }
-        let amount = Int((value * factor).rounded())
-        guard (1...limit).contains(amount) else {
+        let scaled = (value * factor).rounded()
+        // Compared as a Double first: 1e300 mL is no Int.
+        guard scaled >= 1, scaled <= Double(limit) else {
             let values: KeyValuePairs<String, any CustomStringConvertible> = [
-                "value": text, "unit": unit, "amount": amount, "limit": limit,
+                "value": text, "unit": unit, "amount": scaled < 1e15 ? String(Int(scaled)) : "\(scaled)",
+                "limit": limit,
             ]
             throw W8FormatsError.appleHealthValue(
                 kind == .water
@@ -286,7 +295,7 @@ public struct AppleHealthStream {
                     // TRANSLATORS: as the water message, for calories: {amount} in kcal.
                     : tr("energy {value} {unit} is {amount} kcal, not 1–{limit}", values))
         }
-        return amount
+        return Int(scaled)
     }
 
     /// Unit names as a list people read: "mL, L, fl_oz_us or cup_us".

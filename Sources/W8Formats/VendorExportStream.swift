@@ -260,7 +260,9 @@ public struct VendorExportStream {
         // A day the watch was not worn has no total.
         guard let stepsValue = fields["totalSteps"], !(stepsValue is NSNull) else { return }
         let count = try Self.number(stepsValue, "totalSteps")
-        let steps = try ActivityInput.steps(count == count.rounded(.towardZero) ? String(Int(count)) : "\(count)")
+        // A whole count Int can hold is given as its digits; any other (a fraction, 1e76) as text the check refuses.
+        let whole = count == count.rounded(.towardZero) && abs(count) < 0x1p53
+        let steps = try ActivityInput.steps(whole ? String(Int(count)) : "\(count)")
         let metres = try Self.optionalNumber(fields["totalDistanceMeters"], "totalDistanceMeters") ?? 0
         guard metres >= 0, metres < 1_000_000 else {
             throw W8FormatsError.importVendorFile(

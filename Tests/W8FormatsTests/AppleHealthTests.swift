@@ -117,6 +117,23 @@ import W8TestSupport
         #expect(rows.first == .invalid(line: 2, reason: "value '79,5' is not a number of 0 or more"))
     }
 
+    // Values too large for an integer are bad rows naming them, never a trap: water and energy past any Int, and
+    // a step or distance sample past what a day holds (whose sum would then be no Int).
+    @Test func valuesNoIntegerHoldsAreBadRows() throws {
+        let text =
+            Self.head + Self.record("DietaryWater", "L", "1e300") + Self.record("DietaryEnergyConsumed", "kcal", "1e30")
+            + Self.record("StepCount", "count", "1e300") + Self.record("DistanceWalkingRunning", "km", "1e40")
+            + "</HealthData>\n"
+        let (rows, _) = try Self.read(text)
+        #expect(
+            rows == [
+                .invalid(line: 1, reason: "water 1e300 L is 1e+303 ml, not 1–\(IntakeSettings.maxDrink)"),
+                .invalid(line: 2, reason: "energy 1e30 kcal is 1e+30 kcal, not 1–\(IntakeSettings.maxCalories)"),
+                .invalid(line: 3, reason: "value 1e300 is out of range"),
+                .invalid(line: 4, reason: "value 1e40 is out of range"),
+            ])
+    }
+
     // Entities and character references in attribute values are decoded.
     @Test func attributeValuesAreDecoded() {
         let raw = Array("A &amp; B&#8217;s &#x1F3C3; &lt;x&gt; &quot;&apos;".utf8)

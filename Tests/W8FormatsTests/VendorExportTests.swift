@@ -130,6 +130,19 @@ import W8TestSupport
             ])
     }
 
+    // A count too large for an integer is a bad row naming it, not a trap (found by fuzz-vendor-json).
+    @Test(arguments: ["1e76", "-1e300", "12.5", "9007199254740993"])
+    func aStepCountNoIntegerHoldsIsABadRow(count: String) throws {
+        let text = "[{\"calendarDate\":\"2024-03-08\",\"totalSteps\":\(count)}]"
+        let (rows, kind) = try Self.read(text, name: "UDSFile_1.json")
+        #expect(kind == .garminDailySummary)
+        guard case .invalid(line: 1, let reason) = rows.first, rows.count == 1 else {
+            Issue.record("\(rows)")
+            return
+        }
+        #expect(reason.contains("steps"))
+    }
+
     // A bad record is a bad row named by its position; the others are read.
     @Test func aBadRecordIsNamedByItsPosition() throws {
         let text = try IPhoneExportTests.text("weight-2024-03-01.json")

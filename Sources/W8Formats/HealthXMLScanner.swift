@@ -262,7 +262,7 @@ struct HealthXMLScanner {
                 if end == to, !whole, end - i <= 12 { return i }
                 guard end < to, b[end] == UInt8(ascii: ";"),
                     Self.reference(UnsafeBufferPointer(rebasing: b[(i + 1)..<end])) != nil
-                else { throw Self.badReference(b, at: i, to: to) }
+                else { throw Self.badReference(b, at: i, end: end, to: to) }
                 guard inside else { throw Self.outsideRoot }
                 i = end + 1
                 continue
@@ -286,8 +286,12 @@ struct HealthXMLScanner {
             reason: tr("a character XML does not allow: U+{code}", ["code": String(format: "%04X", code)]))
     }
 
-    static func badReference(_ b: UnsafeBufferPointer<UInt8>, at i: Int, to: Int) -> Malformed {
-        let shown = String(decoding: UnsafeBufferPointer(rebasing: b[i..<min(i + 12, to)]), as: UTF8.self)
+    /// The reference at `i`, whose search for its `;` stopped at `end`: shown up to its `;`, or its first 13 bytes,
+    /// never more, so that the message does not depend on how much of the file was read (`fuzz-apple-health`).
+    static func badReference(_ b: UnsafeBufferPointer<UInt8>, at i: Int, end: Int, to: Int) -> Malformed {
+        let closed = end < to && end - i <= 12 && b[end] == UInt8(ascii: ";")
+        let shown = String(
+            decoding: UnsafeBufferPointer(rebasing: b[i..<(closed ? end + 1 : min(end, to))]), as: UTF8.self)
         return Malformed(
             // TRANSLATORS: {text} is what follows the '&', as "&nope;" or "& B".
             reason: tr("'&' starts no entity or character reference XML knows: '{text}'", ["text": shown]))
@@ -360,7 +364,7 @@ struct HealthXMLScanner {
                     while end < b.count, end - i <= 12, b[end] != UInt8(ascii: ";") { end += 1 }
                     guard end < b.count, b[end] == UInt8(ascii: ";"),
                         reference(UnsafeBufferPointer(rebasing: b[(i + 1)..<end])) != nil
-                    else { throw badReference(b, at: i, to: b.count) }
+                    else { throw badReference(b, at: i, end: end, to: b.count) }
                     i = end
                 case let c where c < 0x20 && !isBlank(c): throw forbidden(UInt32(c))
                 default: break

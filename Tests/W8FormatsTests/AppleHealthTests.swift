@@ -70,6 +70,20 @@ import W8TestSupport
         #expect(try Self.read(text, chunk: size).0 == (try Self.read(text).0))
     }
 
+    // A bad reference in text is named the same however the file was split: up to its ';', or its first 13 bytes
+    // (found by fuzz-apple-health, which saw "&am ;B\"p uni" whole and "&am ;B\"p" in pieces).
+    @Test(arguments: [("&am ;B\"p unit=\"kg\" and more", "&am ;"), ("&abcdefghijklmnopq;", "&abcdefghijkl")])
+    func aBadReferenceIsNamedTheSameInAnyChunks(text: String, shown: String) throws {
+        let xml = Self.head + " x \(text)\n</HealthData>\n"
+        for size in [1, 3, 5, 4096] {
+            #expect {
+                try Self.read(xml, chunk: size)
+            } throws: {
+                $0.localizedDescription.hasSuffix("XML knows: '\(shown)'")
+            }
+        }
+    }
+
     // Each stretch of time counts once: a later (lower-priority) sample adds only the part no earlier one covers.
     @Test(arguments: [
         (0, 600, [(Int32(0), Int32(600))], 0.0),

@@ -15,50 +15,134 @@ public enum SyncJournalLine {
     /// The line, without its newline.
     public static func encode(_ event: SyncEvent) -> String { encodeWithSum(event).line }
 
-    /// The event of `line` (without its newline); nil when it is not a whole, unchanged journal line.
+    /// The event of `line` (without its newline); nil when it is not a whole, unchanged journal line: its checksum
+    /// must match, and its text must be the canonical text `encode` writes for the event it holds, byte for byte.
+    ///
+    /// Read by hand, not by JSONSerialization: a merge of one new line cost `w8 status` half a millisecond in
+    /// Foundation's parser and in the dynamic casts of its `Any` values (bench/README.md, "Issue 38").
     public static func decode<Bytes: Collection<UInt8>>(_ line: Bytes) -> SyncEvent? {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any],
-            let id = object["id"] as? String, let sum = object["sum"] as? String,
-            let hlc = object["hlc"] as? [Any], hlc.count == 2, let ms = integer(hlc[0]), let counter = integer(hlc[1]),
-            let entity = object["ent"] as? String
+        let bytes = Array(line)
+        let tail = Array(",\"sum\":\"".utf8)
+        // The body, then `,"sum":"` and eight hexadecimal digits, then `"}`.
+        let bodyEnd = bytes.count - tail.count - 10
+        guard bodyEnd > 0, bytes[bodyEnd..<(bodyEnd + tail.count)].elementsEqual(tail),
+            bytes[bytes.count - 2] == UInt8(ascii: "\""), bytes[bytes.count - 1] == UInt8(ascii: "}")
         else { return nil }
-        let dot = id.lastIndex(of: ".")
-        guard let dot, let sequence = Int64(id[id.index(after: dot)...]), sequence > 0,
-            SyncIdentity.isDevice(id[..<dot])
+        let sum = String(decoding: bytes[(bodyEnd + tail.count)..<(bytes.count - 2)], as: UTF8.self)
+        let body = bytes[..<bodyEnd]
+        guard checksum(body) == sum, var reader = Optional(LineReader(bytes: bytes, end: bodyEnd)),
+            reader.expect("{\"id\":"), let id = reader.string(), reader.expect(",\"hlc\":["),
+            let ms = reader.integer(), reader.expect(","), let counter = reader.integer(), reader.expect("],\""),
+            let operation = reader.word().flatMap(SyncOperation.init(rawValue:)), reader.expect("\":"),
+            let kind = reader.string().flatMap(SyncKind.init(rawValue:)), reader.expect(",\"ent\":"),
+            let entity = reader.string()
         else { return nil }
-        let operation: SyncOperation
-        let kindName: String
-        if let put = object["put"] as? String, object["del"] == nil {
-            (operation, kindName) = (.put, put)
-        } else if let del = object["del"] as? String, object["put"] == nil, object["data"] == nil {
-            (operation, kindName) = (.del, del)
-        } else {
-            return nil
-        }
-        guard let kind = SyncKind(rawValue: kindName), object.count == (operation == .put ? 6 : 5) else { return nil }
         var data: [String: SyncValue] = [:]
         if operation == .put {
-            guard let fields = object["data"] as? [String: Any] else { return nil }
-            for (key, value) in fields {
-                if let text = value as? String {
+            guard reader.expect(",\"data\":{") else { return nil }
+            while !reader.expect("}") {
+                guard data.isEmpty || reader.expect(","), let key = reader.string(), reader.expect(":") else {
+                    return nil
+                }
+                if let text = reader.string() {
                     data[key] = .text(text)
-                } else if let number = integer(value) {
+                } else if let number = reader.integer() {
                     data[key] = .integer(number)
                 } else {
                     return nil
                 }
             }
         }
+        let dot = id.lastIndex(of: ".")
+        guard reader.atEnd, let dot, let sequence = Int64(id[id.index(after: dot)...]), sequence > 0,
+            SyncIdentity.isDevice(id[..<dot])
+        else { return nil }
         let event = SyncEvent(
             device: String(id[..<dot]), sequence: sequence, clock: HybridClock(milliseconds: ms, counter: counter),
             operation: operation, kind: kind, entity: entity, data: data)
-        return checksum(canonicalBody(event)) == sum ? event : nil
+        // Any other spelling of the same JSON (spaces, key order, escapes, "1e3") is no line w8 wrote.
+        return canonicalBody(event).utf8.elementsEqual(body) ? event : nil
     }
 
-    static func integer(_ value: Any) -> Int64? {
-        guard !(value is String), let number = value as? NSNumber else { return nil }
-        let integer = number.int64Value
-        return NSNumber(value: integer) == number ? integer : nil
+    /// A cursor over a journal line's body: JSON strings, whole numbers and fixed punctuation.
+    struct LineReader {
+        let bytes: [UInt8]
+        let end: Int
+        var at = 0
+
+        var atEnd: Bool { at == end }
+
+        /// Steps over `text` if it comes next.
+        mutating func expect(_ text: StaticString) -> Bool {
+            let count = text.utf8CodeUnitCount
+            guard end - at >= count else { return false }
+            for i in 0..<count where bytes[at + i] != text.utf8Start[i] { return false }
+            at += count
+            return true
+        }
+
+        /// `put` or `del`: the letters up to the next quote.
+        mutating func word() -> String? {
+            var i = at
+            while i < end, bytes[i] >= UInt8(ascii: "a"), bytes[i] <= UInt8(ascii: "z") { i += 1 }
+            defer { at = i }
+            return String(decoding: bytes[at..<i], as: UTF8.self)
+        }
+
+        /// A whole number: an optional minus and digits, within Int64.
+        mutating func integer() -> Int64? {
+            var i = at
+            if i < end, bytes[i] == UInt8(ascii: "-") { i += 1 }
+            let digits = i
+            while i < end, bytes[i] >= UInt8(ascii: "0"), bytes[i] <= UInt8(ascii: "9") { i += 1 }
+            guard i > digits, let value = Int64(String(decoding: bytes[at..<i], as: UTF8.self)) else { return nil }
+            at = i
+            return value
+        }
+
+        /// A JSON string, its escapes decoded; nil, without moving, when none comes next or it is not valid.
+        mutating func string() -> String? {
+            guard at < end, bytes[at] == UInt8(ascii: "\"") else { return nil }
+            var i = at + 1
+            var scalars = String.UnicodeScalarView()
+            var plain = i
+            func flush(_ upTo: Int) {
+                scalars.append(contentsOf: String(decoding: bytes[plain..<upTo], as: UTF8.self).unicodeScalars)
+            }
+            while i < end {
+                switch bytes[i] {
+                case UInt8(ascii: "\""):
+                    flush(i)
+                    at = i + 1
+                    return String(scalars)
+                case UInt8(ascii: "\\"):
+                    flush(i)
+                    guard i + 1 < end else { return nil }
+                    let escaped: Unicode.Scalar?
+                    switch bytes[i + 1] {
+                    case UInt8(ascii: "\""): escaped = "\""
+                    case UInt8(ascii: "\\"): escaped = "\\"
+                    case UInt8(ascii: "n"): escaped = "\n"
+                    case UInt8(ascii: "t"): escaped = "\t"
+                    case UInt8(ascii: "r"): escaped = "\r"
+                    case UInt8(ascii: "u"):
+                        guard i + 6 <= end,
+                            let code = UInt32(String(decoding: bytes[(i + 2)..<(i + 6)], as: UTF8.self), radix: 16)
+                        else { return nil }
+                        escaped = Unicode.Scalar(code)
+                        i += 4
+                    default: escaped = nil
+                    }
+                    guard let escaped else { return nil }
+                    scalars.append(escaped)
+                    i += 2
+                    plain = i
+                case let byte where byte < 0x20: return nil
+                default: i += 1
+                }
+            }
+            return nil
+        }
     }
 
     static func canonicalBody(_ event: SyncEvent) -> String {
@@ -90,8 +174,10 @@ public enum SyncJournalLine {
         return (body + ",\"sum\":\"" + sum + "\"}", sum)
     }
 
-    static func checksum(_ text: String) -> String {
-        let crc = Array(text.utf8).withUnsafeBufferPointer { CZlib.crc32(0, $0.baseAddress, UInt32($0.count)) }
+    static func checksum(_ text: String) -> String { checksum(Array(text.utf8)[...]) }
+
+    static func checksum(_ bytes: ArraySlice<UInt8>) -> String {
+        let crc = bytes.withUnsafeBufferPointer { CZlib.crc32(0, $0.baseAddress, UInt32($0.count)) }
         let hex = String(crc, radix: 16)
         return String(repeating: "0", count: 8 - hex.count) + hex
     }

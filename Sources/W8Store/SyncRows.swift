@@ -123,6 +123,10 @@ enum SyncRows {
         func text(_ key: String) -> String? { data[key]?.text }
         func number(_ key: String) -> Int64? { data[key]?.integer }
         func date(_ key: String) -> Date? { number(key).map { Date(timeIntervalSince1970: Double($0) / 1000) } }
+        // Dates go in as the text GRDB stores (`StorageDate`): GRDB's own DateFormatter costs a merge of one event
+        // more than a millisecond to create (bench/README.md, "Issue 38").
+        let stored = StorageDate.text
+        let nowText = stored(now)
         switch (event.kind, event.operation) {
         case (.weight, .put):
             guard let date = date("t"), let weight = text("w").flatMap(Double.init), weight > 0,
@@ -132,14 +136,14 @@ enum SyncRows {
             if let id = try Int64.fetchOne(db, sql: "SELECT id FROM entry WHERE uid = ?", arguments: [event.entity]) {
                 try db.execute(
                     sql: "UPDATE entry SET date = ?, weight = ?, unit = ?, note = ?, body_fat_percent = ? WHERE id = ?",
-                    arguments: [date, weight, unit, text("n"), fat, id])
+                    arguments: [stored(date), weight, unit, text("n"), fat, id])
             } else {
                 try db.execute(
                     sql: """
                         INSERT INTO entry (date, weight, unit, note, body_fat_percent, created_at, uid)
                         VALUES (?, ?, ?, ?, ?, ?, ?)
                         """,
-                    arguments: [date, weight, unit, text("n"), fat, now, event.entity])
+                    arguments: [stored(date), weight, unit, text("n"), fat, nowText, event.entity])
             }
             result.weighInDates.append(date)
         case (.weight, .del):
@@ -154,14 +158,14 @@ enum SyncRows {
                 try db.execute(
                     sql:
                         "UPDATE intake_event SET kind = ?, date = ?, volume_ml = ?, calories = ?, note = ? WHERE id = ?",
-                    arguments: [kind, date, number("v"), calories, text("n"), id])
+                    arguments: [kind, stored(date), number("v"), calories, text("n"), id])
             } else {
                 try db.execute(
                     sql: """
                         INSERT INTO intake_event (kind, date, volume_ml, calories, note, created_at, uid)
                         VALUES (?, ?, ?, ?, ?, ?, ?)
                         """,
-                    arguments: [kind, date, number("v"), calories, text("n"), now, event.entity])
+                    arguments: [kind, stored(date), number("v"), calories, text("n"), nowText, event.entity])
             }
         case (.intake, .del):
             try db.execute(sql: "DELETE FROM intake_event WHERE uid = ?", arguments: [event.entity])
@@ -177,7 +181,7 @@ enum SyncRows {
                 try db.execute(
                     sql:
                         "INSERT OR REPLACE INTO activity_day (day, source, steps, distance_m, updated_at) VALUES (?, ?, ?, ?, ?)",
-                    arguments: [day, source, steps, max(0, number("m") ?? 0), now])
+                    arguments: [day, source, steps, max(0, number("m") ?? 0), nowText])
             }
         case (.goal, .put):
             guard let weight = text("w").flatMap(Double.init), let unit = text("u"), let set = date("set"),
@@ -187,7 +191,7 @@ enum SyncRows {
             try db.execute(
                 sql:
                     "INSERT OR REPLACE INTO goal (id, weight, unit, set_at, journey_started_at) VALUES (1, ?, ?, ?, ?)",
-                arguments: [weight, unit, set, start])
+                arguments: [weight, unit, stored(set), stored(start)])
             // A new journey elsewhere re-arms every milestone here too.
             if journey != start { try db.execute(sql: "DELETE FROM milestone_state") }
         case (.goal, .del):
@@ -203,7 +207,7 @@ enum SyncRows {
         case (.claim, .put):
             try db.execute(
                 sql: "INSERT OR REPLACE INTO schedule_claim (occurrence, claimed_at, sent) VALUES (?, ?, 1)",
-                arguments: [event.entity, Date(timeIntervalSince1970: Double(event.clock.milliseconds) / 1000)])
+                arguments: [event.entity, stored(Date(timeIntervalSince1970: Double(event.clock.milliseconds) / 1000))])
         case (.claim, .del):
             break
         }

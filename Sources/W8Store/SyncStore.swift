@@ -368,7 +368,8 @@ extension AppDatabase {
         _ events: [SyncEvent], now: Date, cursors: [String: SyncCursor] = [:],
         within: (StoreTransaction) throws -> Void = { _ in }
     ) throws -> SyncMergeResult {
-        try writeChecked { db in
+        // Not waiting for the disk: everything this commits is read again from the journals if a power cut loses it.
+        try writeCheckedUnsynced { db in
             var result = SyncMergeResult()
             guard var me = try Self.syncSelf(db) else { return result }
             for (path, cursor) in cursors { try Self.saveCursor(path: path, cursor, db) }

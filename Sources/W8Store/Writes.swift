@@ -15,6 +15,28 @@ extension AppDatabase {
         }
     }
 
+    /// Like `writeChecked`, committed without waiting for the disk (`synchronous = NORMAL` in WAL mode, for this
+    /// transaction only): for what can be derived again, such as a merge of the folder's journals, whose cursors
+    /// commit in the same transaction. A power cut loses the transaction whole, never half of it, and the next
+    /// durable commit makes it durable with its own (the log is written in order).
+    func writeCheckedUnsynced<T>(_ body: (Database) throws -> T) throws -> T {
+        do {
+            try refuseDamage()
+            return try writer.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA synchronous = NORMAL")
+                defer { try? db.execute(sql: "PRAGMA synchronous = FULL") }
+                var result: T?
+                try db.inTransaction(.immediate) {
+                    result = try body(db)
+                    return .commit
+                }
+                return result!
+            }
+        } catch let error as DatabaseError {
+            throw storeError(error)
+        }
+    }
+
     func readChecked<T>(_ body: (Database) throws -> T) throws -> T {
         do { return try writer.read(body) } catch let error as DatabaseError {
             throw StoreError(error, path: path)

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 import W8Core
-import W8Formats
+
+@testable import W8Formats
 
 /// The journal line: one event, its checksum, and what a half-written or changed line does.
 @Suite struct SyncJournalTests {
@@ -22,6 +23,35 @@ import W8Formats
             device: "k2m4p6q7", sequence: 13, clock: HybridClock(milliseconds: 1), operation: .del, kind: .intake,
             entity: "zz")
         #expect(SyncJournalLine.decode(Array(SyncJournalLine.encode(removal).utf8)) == removal)
+    }
+
+    // Any text, every escape and negative numbers read back; the same JSON spelled otherwise, with a checksum
+    // that matches its own text, is refused: only what `encode` writes is a journal line.
+    @Test func onlyTheCanonicalSpellingIsRead() throws {
+        var odd = weighIn
+        odd.data = [
+            "n": .text("\\ \" \t\r\n\u{01}\u{7f} é 🏃 \u{2028}"), "c": .integer(-42), "k": .text(""),
+            "z": .integer(Int64.max),
+        ]
+        #expect(SyncJournalLine.decode(Array(SyncJournalLine.encode(odd).utf8)) == odd)
+        let body =
+            #"{"id":"k2m4p6q7.12","hlc":[1764586800000,3],"put":"weight","ent":"a1b2c3d4e5","data":{"w":"182.4"}"#
+        let canonical = SyncEvent(
+            device: "k2m4p6q7", sequence: 12, clock: HybridClock(milliseconds: 1_764_586_800_000, counter: 3),
+            operation: .put, kind: .weight, entity: "a1b2c3d4e5", data: ["w": .text("182.4")])
+        func line(_ body: String) -> [UInt8] {
+            Array((body + ",\"sum\":\"" + SyncJournalLine.checksum(body) + "\"}").utf8)
+        }
+        #expect(SyncJournalLine.decode(line(body)) == canonical)
+        for respelled in [
+            body.replacingOccurrences(of: "\":", with: "\": "),
+            body.replacingOccurrences(of: "182.4", with: "18\\u0032.4"),
+            body.replacingOccurrences(of: "[1764586800000,3]", with: "[1764586800000,03]"),
+            #"{"hlc":[1764586800000,3],"id":"k2m4p6q7.12","put":"weight","ent":"a1b2c3d4e5","data":{"w":"182.4"}"#,
+            body.replacingOccurrences(of: "}", with: ",\"w\":\"182.4\"}"),
+        ] {
+            #expect(SyncJournalLine.decode(line(respelled)) == nil, "\(respelled)")
+        }
     }
 
     @Test func aWeighInTakesAtMost150Bytes() {

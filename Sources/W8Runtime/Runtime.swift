@@ -197,15 +197,27 @@ public struct Runtime: Sendable {
         return String(cString: bytes)
     }
 
-    /// Closes every database a runtime of this process opened, once the command is done: SQLite checkpoints the
-    /// WAL as when the process ended with them open, and a database this process checked and wrote to gets its
-    /// integrity stamp (`IntegrityStamp`), so that the next changing command skips the whole-file check. Before,
-    /// only `add`, `edit` and `rm` (`closeDatabases()`) recorded it, and an add after `w8 drink` or `w8 goal`
-    /// paid the check (`IntegrityStampTests.everyChangingCommandLeavesAStamp`).
+    /// Closes every database a runtime of this process opened, once the command is done: a database this process
+    /// checked and wrote to gets its integrity stamp (`IntegrityStamp`), so that the next changing command skips
+    /// the whole-file check. Before, only `add`, `edit` and `rm` (`closeDatabases()`) recorded it, and an add after
+    /// `w8 drink` or `w8 goal` paid the check (`IntegrityStampTests.everyChangingCommandLeavesAStamp`).
+    ///
+    /// SQLite checkpoints the WAL as the last connection closes only once it holds more than
+    /// `checkpointAboveWALBytes`: what was committed stays in the WAL, durable, until then. A checkpoint at every
+    /// close cost a command that read after a change two fsyncs, and a `w8 status` that merged one event from the
+    /// sync folder four (the new WAL after it two more); a WAL never checkpointed costs every process that opens the
+    /// database first a read of all of it (SQLite rebuilds its index), 5 ms at 3 MB (bench/README.md, "Issue 38").
     public static func closeOpenDatabases() {
         OpenedDatabases.process.runBeforeClose()
-        for database in OpenedDatabases.process.takeAll() { try? database.close() }
+        for database in OpenedDatabases.process.takeAll() {
+            var wal = stat()
+            let large = lstat(database.path + "-wal", &wal) == 0 && wal.st_size > checkpointAboveWALBytes
+            try? database.close(checkpoint: large)
+        }
     }
+
+    /// 256 KiB: 64 pages, about five merges of one event or twenty weigh-ins, read in well under a millisecond.
+    static let checkpointAboveWALBytes = 256 * 1024
 
     /// Waits for the database the runtime started opening and closes it unused, as it found it: for a command
     /// that ends before it needs it, refused for its settings or its input.
@@ -217,8 +229,7 @@ public struct Runtime: Sendable {
     ///
     /// The close leaves the change, committed and fsynced, in the WAL rather than checkpointing it into the
     /// database file, as every close does while the daemon has the database open: a checkpoint and the new WAL
-    /// after it cost `w8 add` four fsyncs more than its commit. The next command that reads, or SQLite's own
-    /// checkpoint, moves it into the file.
+    /// after it cost `w8 add` four fsyncs more than its commit. SQLite's own checkpoint moves it into the file.
     public func closeDatabases() {
         abandonPrefetch()
         OpenedDatabases.process.runBeforeClose()

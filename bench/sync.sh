@@ -8,8 +8,10 @@
 #      bar. Timed in alternation by interleave.py (SYNC_RUNS, default 3).
 #   2. An incremental merge of one new event adds ≤ 2 ms to `w8 status`: with B in step with that folder, `w8 status`
 #      on B when nothing new arrived, and right after `w8 add` on A appended one line to A's journal (its
-#      preparation, untimed), in the same rounds (SYNC_ROUNDS, default 150), with `w8 status` on a home holding the
-#      same data that never joined a folder; the difference of the medians (bar ≤ 2 ms).
+#      preparation, untimed, ended by `sync` so that the kernel's writeback of A's files, which on two machines is
+#      the other machine's, does not land in B's time), in the same rounds (SYNC_ROUNDS, default 150), with
+#      `w8 status` on a home holding the same data that never joined a folder; the difference of the medians (bar
+#      ≤ 2 ms).
 #   3. A journal grows by at most 150 bytes per weigh-in: SYNC_ADDS (default 1000) `w8 add` on A, which is synced,
 #      and its journal's bytes after minus before, over their number (bar ≤ 150).
 # Every w8 run has its own HOME and XDG directories and no session bus; sqlite3 runs under `env` with a HOME of its
@@ -122,7 +124,7 @@ w8_in b status >/dev/null  # B in step, its first read after the merge done
 # 2. `w8 status` on B with nothing new, and right after one new line in A's journal, in the same rounds.
 python3 "$here/interleave.py" --runs "$rounds" --warmup 3 --export-json "$out/sync-status.json" \
     -n "in step" "env $(env_for b) $w8 status" \
-    --prepare "env $(env_for a) $w8 add 176.4" \
+    --prepare "env $(env_for a) $w8 add 176.4 && sync" \
     -n "one new event" "env $(env_for b) $w8 status" \
     -n "sync off" "env $(env_for off) $w8 status"
 expect "home B after the rounds (each merged one new weigh-in)" "$(counts_in b)" "$((10000 + rounds + 3)) 20000 3650"

@@ -10,10 +10,13 @@ public enum FireOutcome: Sendable, Equatable, CustomStringConvertible {
     case alreadyClaimed
     case skipped(String)
     case failed(String)
+    /// Held while the person is away (issue 39), for the reason named, to be shown when they are back.
+    case held(String)
 
     public var description: String {
         switch self {
         case .sent(let id): "sent (server id \(id))"
+        case .held(let why): "held: \(why)"
         case .alreadyClaimed: "already sent by another run"
         case .skipped(let why): "skipped: \(why)"
         case .failed(let why): "not shown: \(why)"
@@ -67,6 +70,10 @@ public struct EventRunner: Sendable {
 
     /// This machine's delay of the summary in a sync folder (`Schedule.summaryDelay`).
     public var summaryDelay: TimeInterval = 0
+
+    /// Whether the person is at the screen (issue 39): while it says away, reminders and the summary are held, and
+    /// `releaseHeld(at:)` shows them once it no longer does. Nil posts at the due time whatever the presence.
+    public var presence: (@Sendable () -> Presence)?
 
     /// The next occurrence of `kind` after `date`; the hydration reminder's counted from the last drink logged.
     public func next(_ kind: EventKind, after date: Date) throws -> Occurrence? {
@@ -150,8 +157,12 @@ public struct EventRunner: Sendable {
         return (due, outcome)
     }
 
-    /// Fires one occurrence at `now`: claim, check its condition, post, record.
+    /// Fires one occurrence at `now`: claim, check its condition, post, record; or, while the person is away,
+    /// claim and hold it.
     public func fire(_ occurrence: Occurrence, at now: Date) throws -> FireOutcome {
+        if let away = presence?().longest, ReminderHold.isHeld(occurrence.kind) {
+            return try hold(occurrence, reason: away.reason, at: now)
+        }
         if occurrence.kind.isReminder, now.timeIntervalSince(occurrence.date) > EventRunner.reminderGrace {
             return .skipped("\(Int(now.timeIntervalSince(occurrence.date) / 60)) minutes late")
         }
@@ -197,6 +208,61 @@ public struct EventRunner: Sendable {
         }
         if case .sent = outcome { try database.markClaim(occurrence.key, sent: true) }
         return outcome
+    }
+
+    /// Claims `occurrence` and holds it: a kind already held counts it once more (`ReminderHold.hold`).
+    func hold(_ occurrence: Occurrence, reason: AwayReason, at now: Date) throws -> FireOutcome {
+        let held = ReminderHold.hold(occurrence, reason: reason, in: try database.heldReminders())
+        guard let row = held.first(where: { $0.kind == occurrence.kind }),
+            try database.hold(row, claiming: occurrence.key, at: now)
+        else { return .alreadyClaimed }
+        return .held(reason.description)
+    }
+
+    /// Shows what was held, once the person is back: each kind once, in the order it first fell due, unless its
+    /// reason is gone (`ReminderHold.stillDue`); then forgets them all. Nothing while the person is still away.
+    public func releaseHeld(at now: Date) throws -> [(HeldReminder, FireOutcome)] {
+        guard let presence, !presence().isAway else { return [] }
+        let held = try database.heldReminders()
+        guard !held.isEmpty else { return [] }
+        let shown = ReminderHold.release(
+            held, presence: Presence(), done: try done(since: held.map(\.firstDue).min()!, now: now), now: now,
+            calendar: calendar)
+        var outcomes: [(HeldReminder, FireOutcome)] = []
+        for reminder in held {
+            guard shown.contains(reminder) else {
+                outcomes.append((reminder, .skipped("its reason is gone")))
+                continue
+            }
+            switch reminder.kind {
+            case .weeklySummary:
+                var notification = try summaryNotification(at: now)
+                notification.replaceTag = DesktopNotification.summaryTag(occurrence: reminder.key)
+                outcomes.append((reminder, post(notification)))
+            case .streak:
+                let days = Streak.daysBefore(
+                    now, dates: try database.entryDates(since: now.addingTimeInterval(-62 * 86400)),
+                    calendar: calendar)
+                outcomes.append((reminder, try postReminder(.streak, now, streakDays: days)))
+            case .weighIn, .meal, .hydration:
+                outcomes.append((reminder, try postReminder(reminder.kind, now)))
+            }
+        }
+        try database.releaseHeld(held.map(\.kind))
+        return outcomes.sorted { ($0.0.firstDue, $0.0.key) < ($1.0.firstDue, $1.0.key) }
+    }
+
+    /// What the person did from `start` to `now` that may take a held reminder's reason away.
+    func done(since start: Date, now: Date) throws -> ReminderHold.Done {
+        let events = try database.intakeEvents(from: calendar.startOfDay(for: start), to: now.addingTimeInterval(1))
+        let day = try database.intakeDay(containing: now, goals: settings.intake, calendar: calendar)
+        var meals: [Meal: [Date]] = [:]
+        for event in events where event.kind == .meal {
+            for meal in Meal.allCases { meals[meal, default: []].append(event.date) }
+        }
+        return ReminderHold.Done(
+            weighIns: try database.entryDates(since: calendar.startOfDay(for: start)), meals: meals,
+            waterToday: day.water, waterGoal: settings.intake.waterGoal, lastDrink: try lastDrink(atOrBefore: now))
     }
 
     func loggedToday(_ now: Date) throws -> Bool {

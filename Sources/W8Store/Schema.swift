@@ -107,6 +107,7 @@ extension AppDatabase {
             try db.create(index: "intake_event_on_date", on: "intake_event", columns: ["date", "id"])
         }
         registerSync(&migrator)
+        registerHeldReminders(&migrator)
         return migrator
     }
 }

@@ -260,9 +260,13 @@ public struct EventRunner: Sendable {
         for event in events where event.kind == .meal {
             for meal in Meal.allCases { meals[meal, default: []].append(event.date) }
         }
-        return ReminderHold.Done(
-            weighIns: try database.entryDates(since: calendar.startOfDay(for: start)), meals: meals,
-            waterToday: day.water, waterGoal: settings.intake.waterGoal, lastDrink: try lastDrink(atOrBefore: now))
+        var done = ReminderHold.Done()
+        done.weighIns = try database.entryDates(since: calendar.startOfDay(for: start))
+        done.meals = meals
+        done.waterToday = day.water
+        done.waterGoal = settings.intake.waterGoal
+        done.lastDrink = try lastDrink(atOrBefore: now)
+        return done
     }
 
     func loggedToday(_ now: Date) throws -> Bool {

@@ -105,16 +105,7 @@ public enum ReminderHold {
         /// The last drink of any kind.
         public var lastDrink: Date?
 
-        public init(
-            weighIns: [Date] = [], meals: [Meal: [Date]] = [:], waterToday: Int = 0, waterGoal: Int = 0,
-            lastDrink: Date? = nil
-        ) {
-            self.weighIns = weighIns
-            self.meals = meals
-            self.waterToday = waterToday
-            self.waterGoal = waterGoal
-            self.lastDrink = lastDrink
-        }
+        public init() {}
     }
 
     /// Whether `reminder` still has a reason at `now`: not when the weight was logged on its day (here or on

@@ -52,22 +52,28 @@ import W8TestSupport
 
     @Test func aReminderWhoseReasonIsGoneIsDropped() {
         let held = held([(.weighIn, 7), (.meal(.lunch), 12), (.hydration, 13), (.weeklySummary, 9)])
+        /// What the person did: nothing, then what `change` sets.
+        func done(_ change: (inout ReminderHold.Done) -> Void = { _ in }) -> ReminderHold.Done {
+            var done = ReminderHold.Done()
+            change(&done)
+            return done
+        }
         func shown(_ done: ReminderHold.Done, at now: Date? = nil) -> [EventKind] {
             ReminderHold.release(held, presence: Presence(), done: done, now: now ?? at(15), calendar: calendar)
                 .map(\.kind)
         }
-        #expect(shown(.init()) == [.weighIn, .weeklySummary, .meal(.lunch), .hydration], "by first due")
+        #expect(shown(done()) == [.weighIn, .weeklySummary, .meal(.lunch), .hydration], "by first due")
         // A weigh-in that day (here or merged from another device), not the day before.
-        #expect(!shown(.init(weighIns: [at(14)])).contains(.weighIn))
-        #expect(shown(.init(weighIns: [at(20, day: 9)])).contains(.weighIn))
+        #expect(!shown(done { $0.weighIns = [at(14)] }).contains(.weighIn))
+        #expect(shown(done { $0.weighIns = [at(20, day: 9)] }).contains(.weighIn))
         // Lunch eaten after the reminder fell due, not before.
-        #expect(!shown(.init(meals: [.lunch: [at(12, 30)]])).contains(.meal(.lunch)))
-        #expect(shown(.init(meals: [.lunch: [at(8)]])).contains(.meal(.lunch)))
+        #expect(!shown(done { $0.meals = [.lunch: [at(12, 30)]] }).contains(.meal(.lunch)))
+        #expect(shown(done { $0.meals = [.lunch: [at(8)]] }).contains(.meal(.lunch)))
         // The day's water goal met, or a drink after it last fell due.
-        #expect(!shown(.init(waterToday: 2000, waterGoal: 2000)).contains(.hydration))
-        #expect(shown(.init(waterToday: 1999, waterGoal: 2000, lastDrink: at(12))).contains(.hydration))
-        #expect(!shown(.init(lastDrink: at(13, 30))).contains(.hydration))
+        #expect(!shown(done { ($0.waterToday, $0.waterGoal) = (2000, 2000) }).contains(.hydration))
+        #expect(shown(done { ($0.waterToday, $0.waterGoal, $0.lastDrink) = (1999, 2000, at(12)) }).contains(.hydration))
+        #expect(!shown(done { $0.lastDrink = at(13, 30) }).contains(.hydration))
         // The next day, only the summary is still worth showing.
-        #expect(shown(.init(), at: at(8, day: 11)) == [.weeklySummary])
+        #expect(shown(done(), at: at(8, day: 11)) == [.weeklySummary])
     }
 }

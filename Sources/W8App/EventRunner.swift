@@ -160,10 +160,14 @@ public struct EventRunner: Sendable {
     /// Fires one occurrence at `now`: claim, check its condition, post, record; or, while the person is away,
     /// claim and hold it.
     public func fire(_ occurrence: Occurrence, at now: Date) throws -> FireOutcome {
-        if let away = presence?().longest, ReminderHold.isHeld(occurrence.kind) {
-            return try hold(occurrence, reason: away.reason, at: now)
+        let late = occurrence.kind.isReminder && now.timeIntervalSince(occurrence.date) > EventRunner.reminderGrace
+        if let presence, ReminderHold.isHeld(occurrence.kind) {
+            if let away = presence().longest { return try hold(occurrence, reason: away.reason, at: now) }
+            // Due while the machine slept: held, and shown by the `releaseHeld` that follows once the person is
+            // there (nothing comes while the session resumes locked).
+            if late { return try hold(occurrence, reason: .suspended, at: now) }
         }
-        if occurrence.kind.isReminder, now.timeIntervalSince(occurrence.date) > EventRunner.reminderGrace {
+        if late {
             return .skipped("\(Int(now.timeIntervalSince(occurrence.date) / 60)) minutes late")
         }
         guard try database.claim(occurrence.key, at: now) else { return .alreadyClaimed }
@@ -222,7 +226,8 @@ public struct EventRunner: Sendable {
     /// Shows what was held, once the person is back: each kind once, in the order it first fell due, unless its
     /// reason is gone (`ReminderHold.stillDue`); then forgets them all. Nothing while the person is still away.
     public func releaseHeld(at now: Date) throws -> [(HeldReminder, FireOutcome)] {
-        guard let presence, !presence().isAway else { return [] }
+        // With the wait turned off, what is still held is shown now.
+        if let presence, presence().isAway { return [] }
         let held = try database.heldReminders()
         guard !held.isEmpty else { return [] }
         let shown = ReminderHold.release(
@@ -243,9 +248,9 @@ public struct EventRunner: Sendable {
                 let days = Streak.daysBefore(
                     now, dates: try database.entryDates(since: now.addingTimeInterval(-62 * 86400)),
                     calendar: calendar)
-                outcomes.append((reminder, try postReminder(.streak, now, streakDays: days)))
+                outcomes.append((reminder, try postReminder(.streak, now, streakDays: days, held: reminder)))
             case .weighIn, .meal, .hydration:
-                outcomes.append((reminder, try postReminder(reminder.kind, now)))
+                outcomes.append((reminder, try postReminder(reminder.kind, now, held: reminder)))
             }
         }
         try database.releaseHeld(held.map(\.kind))
@@ -277,8 +282,14 @@ public struct EventRunner: Sendable {
     /// (`replacesOpen`), and keeps the new server id so that logging a weight can close the weigh-in reminder. The
     /// kept id is never replaced: it may name a notification the server closed long ago. Hydration and meal
     /// reminders carry their buttons; the sink shows them only where the server supports actions.
-    public func postReminder(_ kind: EventKind, _ now: Date, streakDays: Int = 0) throws -> FireOutcome {
-        let notification = DesktopNotification.reminder(kind, streakDays: streakDays, intake: settings.intake)
+    public func postReminder(
+        _ kind: EventKind, _ now: Date, streakDays: Int = 0, held: HeldReminder? = nil
+    ) throws -> FireOutcome {
+        let notification =
+            held.map {
+                DesktopNotification.heldReminder(
+                    $0, streakDays: streakDays, intake: settings.intake, calendar: calendar)
+            } ?? DesktopNotification.reminder(kind, streakDays: streakDays, intake: settings.intake)
         let outcome = post(notification)
         if case .sent(let id) = outcome { try database.setNotificationID(id, forKey: notification.key, at: now) }
         return outcome

@@ -52,6 +52,25 @@ extension DesktopNotification {
     }
 }
 
+extension DesktopNotification {
+    /// A reminder held while the person was away (issue 39), shown when they are back: its body says since when
+    /// it has been due, and how often it fell due meanwhile, so that three water reminders come as one.
+    public static func heldReminder(
+        _ held: HeldReminder, streakDays: Int = 0, intake: IntakeSettings? = nil, calendar: Calendar
+    ) -> DesktopNotification {
+        var notification = reminder(held.kind, streakDays: streakDays, intake: intake)
+        let time = calendar.localTime(of: held.firstDue)
+        notification.body +=
+            "\n"
+            // TRANSLATORS: after a reminder's body, shown when the person is back at the screen; {time} is HH:MM,
+            // when it first fell due; {count} is how many times it fell due while they were away.
+            + trn(
+                "Due since {time}, while you were away.", "Due {count} times since {time}, while you were away.",
+                held.times, ["count": held.times, "time": time])
+        return notification
+    }
+}
+
 /// A button on a reminder: log a drink or a meal from it, or have it again later.
 public enum ReminderAction: String, Sendable, CaseIterable {
     case cup

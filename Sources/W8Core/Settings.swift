@@ -56,6 +56,11 @@ public struct ReminderSettings: Sendable, Equatable {
     /// A drink-water reminder every `hydrationInterval` minutes (iShnak had the unit wrong: it is minutes).
     public var hydration = false
     public var hydrationInterval = 120
+    /// Hold reminders and the summary while the person is away (locked, idle, Do Not Disturb, suspended) and show
+    /// them when they are back (issue 39); false posts them at their time, as before.
+    public var waitForPresence = true
+    /// Minutes without input after which the person counts as away.
+    public var awayAfter = 5
 
     public init() {}
 
@@ -138,6 +143,8 @@ public enum SettingKey: String, Sendable, CaseIterable {
     case dinnerTime = "reminders.dinner_time"
     case hydration = "reminders.hydration"
     case hydrationInterval = "reminders.hydration_interval"
+    case waitForPresence = "reminders.wait_for_presence"
+    case awayAfter = "reminders.away_after"
     case quietHoursEnabled = "quiet_hours.enabled"
     case quietHoursStart = "quiet_hours.start"
     case quietHoursEnd = "quiet_hours.end"
@@ -210,6 +217,14 @@ public enum SettingKey: String, Sendable, CaseIterable {
             .integer(
                 "minutes between drink-water reminders: 15 to 720", \.reminders.hydrationInterval, 15...720,
                 expected: tr("whole minutes from 15 to 720"))
+        case .waitForPresence:
+            .bool(
+                "hold reminders while you are away (screen locked, idle, do not disturb) and show them when you are back",
+                \.reminders.waitForPresence)
+        case .awayAfter:
+            .integer(
+                "minutes without input after which you count as away: 1 to 120", \.reminders.awayAfter, 1...120,
+                expected: tr("whole minutes from 1 to 120"))
         case .quietHoursEnabled: .bool("keep reminders silent during quiet hours", \.quietHours.enabled)
         case .quietHoursStart: .time("start of quiet hours, HH:MM", \.quietHours.start)
         case .quietHoursEnd: .time("end of quiet hours, HH:MM", \.quietHours.end)

@@ -162,7 +162,7 @@ extension SettingKey {
             true
         case .notificationsEnabled, .notificationsMilestones, .notificationsApproaching, .notificationsIntakeGoals,
             .summaryEnabled, .weighIn, .streak, .breakfast, .lunch, .dinner, .hydration,
-            .quietHoursEnabled, .quietHoursStart, .quietHoursEnd, .widgetSignal:
+            .waitForPresence, .awayAfter, .quietHoursEnabled, .quietHoursStart, .quietHoursEnd, .widgetSignal:
             false
         }
     }

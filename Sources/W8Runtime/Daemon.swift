@@ -1,6 +1,7 @@
 import Foundation
 import W8App
 import W8Core
+import W8Libnotify
 import W8Scheduler
 import W8Store
 
@@ -28,9 +29,20 @@ extension Runtime {
         let sink = runtime.sink()
         let inbox = NotificationActionInbox(wake: { waiter.wake() })
         sink.onAction { inbox.push($0) }
+        let presence = PresenceWatch(
+            awayAfter: TimeInterval(try runtime.settings().reminders.awayAfter * 60), clock: Runtime.clock,
+            changed: { waiter.wake() })
+        do {
+            try presence.start()
+            log("presence: \(PresenceWatch.describe(presence.signals()))")
+        } catch {
+            log("presence: no signal can be read (\(error.localizedDescription)); reminders come at their time")
+        }
         return Scheduler(
             runner: { settings, calendar in
-                runtime.eventRunner(database: database, sink: sink, settings: settings, calendar: calendar)
+                var runner = runtime.eventRunner(database: database, sink: sink, settings: settings, calendar: calendar)
+                if settings.reminders.waitForPresence { runner.presence = { presence.presence() } }
+                return runner
             },
             waiter: waiter, loadSettings: { try config.load() }, clock: Runtime.clock,
             calendar: { Runtime.localCalendar(rereadZone: true) }, log: log, inbox: inbox,

@@ -80,6 +80,7 @@ public final class Scheduler: Sendable {
             }
             let runner = makeRunner(settings, calendar)
             handlePresses(runner, snoozed: &snoozed)
+            releaseHeld(runner)
             let next = [upcoming(runner, after: clock()).first?.date, snoozed.values.min()].compactMap { $0 }.min()
             switch waiter.wait(until: next) {
             case .deadline:
@@ -136,6 +137,18 @@ public final class Scheduler: Sendable {
             } catch {
                 log("\(press.key) button '\(press.actionID)': \(error.localizedDescription)")
             }
+        }
+    }
+
+    /// Shows the reminders held while the person was away, once they are back (the presence watch wakes the wait
+    /// when they come back).
+    func releaseHeld(_ runner: EventRunner) {
+        do {
+            for (reminder, outcome) in try runner.releaseHeld(at: clock()) {
+                log("\(reminder.key) (held, due \(reminder.times) times): \(outcome)")
+            }
+        } catch {
+            log("held reminders: \(error.localizedDescription)")
         }
     }
 

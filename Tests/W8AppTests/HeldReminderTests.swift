@@ -83,6 +83,33 @@ import W8TestSupport
         #expect(try store.database.heldReminders().isEmpty)
     }
 
+    @Test("Due while the machine slept: held as suspended, shown by the release that follows, with its due time")
+    func lateAfterSuspendIsHeldNotSkipped() throws {
+        let resumed = calendar.date(2026, 11, 23, 11, 40)
+        #expect(try runner().fire(occurrence(.hydration, 11), at: resumed) == .held("suspended"))
+        let shown = try runner().releaseHeld(at: resumed)
+        #expect(shown.map { "\($0.0.kind) \($0.1)" } == ["hydration sent (server id 1)"])
+        #expect(sink.posted.first?.body.hasSuffix("\nDue since 11:00, while you were away.") == true)
+
+        // Without a presence (the wait turned off), a reminder that late is skipped, as before.
+        var runner = runner()
+        runner.presence = nil
+        #expect(
+            try runner.fire(occurrence(.hydration, 13), at: calendar.date(2026, 11, 23, 13, 40))
+                == .skipped("40 minutes late"))
+    }
+
+    @Test("Held reminders are shown once the wait is turned off, whatever the presence")
+    func heldAreShownWhenTheWaitIsOff() throws {
+        presence.presence.begin(.locked, at: calendar.date(2026, 11, 23, 8, 55))
+        #expect(
+            try runner().fire(occurrence(.hydration, 9), at: calendar.date(2026, 11, 23, 9)) == .held("screen locked"))
+        var runner = runner()
+        runner.presence = nil
+        #expect(
+            try runner.releaseHeld(at: calendar.date(2026, 11, 23, 9, 30)).map { "\($0.1)" } == ["sent (server id 1)"])
+    }
+
     @Test("Without a presence, reminders are posted at their time as before")
     func noPresencePostsAtOnce() throws {
         var runner = runner()

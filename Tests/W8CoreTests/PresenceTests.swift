@@ -22,6 +22,18 @@ import W8TestSupport
         kinds.reduce([]) { ReminderHold.hold(occurrence($1.0, $1.1), reason: .locked, in: $0) }
     }
 
+    @Test func aHeldReminderSaysSinceWhenAndHowOften() {
+        let three = held([(.hydration, 14), (.hydration, 15), (.hydration, 16)])[0]
+        let notification = DesktopNotification.heldReminder(three, calendar: calendar)
+        let plain = DesktopNotification.reminder(.hydration)
+        #expect(notification.body == plain.body + "\nDue 3 times since 14:00, while you were away.")
+        #expect(notification.title == plain.title && notification.key == plain.key)
+        let once = held([(.weighIn, 9)])[0]
+        #expect(
+            DesktopNotification.heldReminder(once, calendar: calendar).body.hasSuffix(
+                "\nDue since 09:00, while you were away."))
+    }
+
     @Test func aReminderDueThreeTimesWhileAwayIsHeldOnce() {
         let held = held([(.hydration, 10), (.weighIn, 11), (.hydration, 12), (.hydration, 14)])
         #expect(held.map(\.kind) == [.hydration, .weighIn])

@@ -132,8 +132,17 @@ public final class DunstSession {
     /// read without closing any, unlike `history()`.
     public func onScreenCount() throws -> Int { try count("displayed") + count("waiting") }
 
+    /// Do Not Disturb on or off, as a person sets it: `dunstctl set-paused true|false`.
+    public func setPaused(_ paused: Bool) throws {
+        let output = try runCommand(dunstctl, ["set-paused", paused ? "true" : "false"], environment: environment)
+        guard output.status == 0 else {
+            throw NotificationServerFixtureError.commandFailed(
+                "dunstctl set-paused \(paused)", status: output.status, stderr: output.stderr)
+        }
+    }
+
     /// `dunstctl count queue`: displayed, waiting or history.
-    func count(_ queue: String) throws -> Int {
+    public func count(_ queue: String) throws -> Int {
         let output = try runCommand(dunstctl, ["count", queue], environment: environment)
         guard output.status == 0, let count = Int(output.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) else {
             throw NotificationServerFixtureError.unreadableOutput(

@@ -50,6 +50,8 @@ public final class W8Sandbox: @unchecked Sendable {
         var env = childEnvironment(in: root, timeZone: timeZone)
         env["HOME"] = root.path
         env["XDG_RUNTIME_DIR"] = root.appendingPathComponent("run").path
+        // No system bus but a test's own (`LogindStandIn`): the daemon never reads the machine's logind.
+        env["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=" + root.appendingPathComponent("no-system-bus").path
         // The test's clock, never the day the suite runs (TestClock); `run(clock:)` and `DaemonProcess` name
         // another.
         env.merge(try TestClock.environment()) { $1 }

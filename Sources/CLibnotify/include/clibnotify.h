@@ -48,8 +48,18 @@ typedef struct _GCancellable GCancellable;
 typedef struct _GMainContext GMainContext;
 
 typedef enum { NOTIFY_URGENCY_LOW = 0, NOTIFY_URGENCY_NORMAL = 1, NOTIFY_URGENCY_CRITICAL = 2 } NotifyUrgency;
-typedef enum { G_BUS_TYPE_SESSION = 2 } GBusType;
-typedef enum { G_DBUS_CALL_FLAGS_NONE = 0 } GDBusCallFlags;
+typedef struct _GSettings GSettings;
+typedef struct _GSettingsSchema GSettingsSchema;
+typedef struct _GSettingsSchemaSource GSettingsSchemaSource;
+typedef unsigned long gulong;
+typedef unsigned long gsize;
+typedef uint32_t guint32;
+typedef uint64_t guint64;
+
+typedef enum { G_BUS_TYPE_SYSTEM = 1, G_BUS_TYPE_SESSION = 2 } GBusType;
+typedef enum { G_DBUS_CALL_FLAGS_NONE = 0, G_DBUS_CALL_FLAGS_NO_AUTO_START = 1 } GDBusCallFlags;
+typedef enum { G_DBUS_SIGNAL_FLAGS_NONE = 0 } GDBusSignalFlags;
+typedef enum { G_BUS_NAME_WATCHER_FLAGS_NONE = 0 } GBusNameWatcherFlags;
 typedef enum { G_LOG_LEVEL_WARNING = 1 << 4 } GLogLevelFlags;
 
 /// The codes of G_DBUS_ERROR that W8Libnotify tells apart.
@@ -87,6 +97,14 @@ typedef enum {
 typedef void (*GFreeFunc)(gpointer data);
 typedef void (*GDestroyNotify)(gpointer data);
 typedef void (*GLogFunc)(const gchar *log_domain, GLogLevelFlags log_level, const gchar *message, gpointer user_data);
+typedef void (*GDBusSignalCallback)(GDBusConnection *connection, const gchar *sender_name, const gchar *object_path,
+                                    const gchar *interface_name, const gchar *signal_name, GVariant *parameters,
+                                    gpointer user_data);
+typedef void (*GBusNameAppearedCallback)(GDBusConnection *connection, const gchar *name, const gchar *name_owner,
+                                         gpointer user_data);
+typedef void (*GBusNameVanishedCallback)(GDBusConnection *connection, const gchar *name, gpointer user_data);
+typedef gboolean (*GSourceFunc)(gpointer user_data);
+typedef void (*GCallback)(void);
 typedef void (*NotifyActionCallback)(NotifyNotification *notification, char *action, gpointer user_data);
 
 // Every function used: F(return type, name, parameters, arguments), V(name, parameters, arguments) for void ones.
@@ -141,6 +159,44 @@ typedef void (*NotifyActionCallback)(NotifyNotification *notification, char *act
     V(g_object_unref, (gpointer object), (object))                                                                    \
     F(guint, g_log_set_handler, (const gchar *log_domain, GLogLevelFlags log_levels, GLogFunc log_func,              \
       gpointer user_data), (log_domain, log_levels, log_func, user_data))                                             \
+    F(guint, g_dbus_connection_signal_subscribe,                                                                      \
+      (GDBusConnection * connection, const gchar *sender, const gchar *interface_name, const gchar *member,          \
+       const gchar *object_path, const gchar *arg0, GDBusSignalFlags flags, GDBusSignalCallback callback,            \
+       gpointer user_data, GDestroyNotify user_data_free_func),                                                       \
+      (connection, sender, interface_name, member, object_path, arg0, flags, callback, user_data,                    \
+       user_data_free_func))                                                                                          \
+    V(g_dbus_connection_signal_unsubscribe, (GDBusConnection * connection, guint subscription_id),                   \
+      (connection, subscription_id))                                                                                  \
+    F(guint, g_bus_watch_name_on_connection,                                                                          \
+      (GDBusConnection * connection, const gchar *name, GBusNameWatcherFlags flags,                                  \
+       GBusNameAppearedCallback name_appeared_handler, GBusNameVanishedCallback name_vanished_handler,               \
+       gpointer user_data, GDestroyNotify user_data_free_func),                                                       \
+      (connection, name, flags, name_appeared_handler, name_vanished_handler, user_data, user_data_free_func))       \
+    F(GVariant *, g_variant_ref, (GVariant * value), (value))                                                         \
+    F(GVariant *, g_variant_get_child_value, (GVariant * value, gsize index), (value, index))                         \
+    F(gsize, g_variant_n_children, (GVariant * value), (value))                                                       \
+    F(gboolean, g_variant_get_boolean, (GVariant * value), (value))                                                   \
+    F(guint32, g_variant_get_uint32, (GVariant * value), (value))                                                     \
+    F(guint64, g_variant_get_uint64, (GVariant * value), (value))                                                     \
+    F(const gchar *, g_variant_get_string, (GVariant * value, gsize * length), (value, length))                      \
+    F(GVariant *, g_variant_get_variant, (GVariant * value), (value))                                                 \
+    F(const gchar *, g_variant_get_type_string, (GVariant * value), (value))                                          \
+    F(GVariant *, g_variant_new_tuple, (GVariant * const *children, gsize n_children), (children, n_children))       \
+    F(GVariant *, g_variant_new_uint32, (guint32 value), (value))                                                     \
+    F(GVariant *, g_variant_new_uint64, (guint64 value), (value))                                                     \
+    F(GSettingsSchemaSource *, g_settings_schema_source_get_default, (void), ())                                      \
+    F(GSettingsSchema *, g_settings_schema_source_lookup,                                                             \
+      (GSettingsSchemaSource * source, const gchar *schema_id, gboolean recursive), (source, schema_id, recursive))  \
+    F(gboolean, g_settings_schema_has_key, (GSettingsSchema * schema, const gchar *name), (schema, name))           \
+    V(g_settings_schema_unref, (GSettingsSchema * schema), (schema))                                                  \
+    F(GSettings *, g_settings_new, (const gchar *schema_id), (schema_id))                                             \
+    F(gboolean, g_settings_get_boolean, (GSettings * settings, const gchar *key), (settings, key))                  \
+    F(gulong, g_signal_connect_data,                                                                                  \
+      (gpointer instance, const gchar *detailed_signal, GCallback handler, gpointer data, gpointer destroy_data,     \
+       int connect_flags),                                                                                            \
+      (instance, detailed_signal, handler, data, destroy_data, connect_flags))                                        \
+    F(guint, g_timeout_add_seconds, (guint interval, GSourceFunc function, gpointer data), (interval, function, data)) \
+    F(gboolean, g_source_remove, (guint tag), (tag))                                                                  \
     F(GMainContext *, g_main_context_default, (void), ())                                                             \
     V(g_main_context_wakeup, (GMainContext * context), (context))                                                     \
     F(gboolean, g_main_context_iteration, (GMainContext * context, gboolean may_block), (context, may_block))

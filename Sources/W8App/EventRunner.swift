@@ -166,6 +166,11 @@ public struct EventRunner: Sendable {
             // Due while the machine slept: held, and shown by the `releaseHeld` that follows once the person is
             // there (nothing comes while the session resumes locked).
             if late { return try hold(occurrence, reason: .suspended, at: now) }
+            // One of its kind is still held (its reason ended unsignalled, as mako's modes do): this one joins it,
+            // and the release that follows shows them once, rather than twice in a row.
+            if let waiting = try database.heldReminders().first(where: { $0.kind == occurrence.kind }) {
+                return try hold(occurrence, reason: waiting.reason, at: now)
+            }
         }
         if late {
             return .skipped("\(Int(now.timeIntervalSince(occurrence.date) / 60)) minutes late")

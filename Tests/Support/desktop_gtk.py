@@ -3,11 +3,15 @@
 
 Usage: desktop_gtk.py --dir DIR --server xfce4-notifyd|notification-daemon
 
-The same as desktop_lxqt.py, whose Desktop this extends: Xvfb, a private dbus-daemon with no service to activate
-(xfce4-notifyd runs without xfconfd and keeps its defaults), an AT-SPI accessibility bus, then the server, whose
-GTK 3 widgets are read back through AT-SPI. Everything runs as root, and so must the clients.
+The same as desktop_lxqt.py, whose Desktop this extends: Xvfb, a private dbus-daemon with no service to activate,
+an AT-SPI accessibility bus, then the server, whose GTK 3 widgets are read back through AT-SPI. For xfce4-notifyd,
+xfconfd runs first on the private bus, its store in DIR's XDG_CONFIG_HOME and empty, so the server keeps its
+defaults; it holds the server's Do Not Disturb. Everything runs as root, and so must the clients.
 
-The ready line and the commands are desktop_lxqt.py's. What differs is how a popup is read:
+The ready line and the commands are desktop_lxqt.py's, and for xfce4-notifyd
+  {"cmd": "dnd", "on": B}    Do Not Disturb on or off as its settings dialog sets it:
+                             `xfconf-query -c xfce4-notifyd -p /do-not-disturb -n -t bool -s B`
+What differs is how a popup is read:
   - a popup is a top-level window of the server that xwininfo reports viewable, and the accessible frame (xfce4-
     notifyd) or alert (notification-daemon) with the same place and size;
   - its labels in order are the summary and the body; its named push buttons are the actions (the close button of
@@ -21,6 +25,7 @@ notification-daemon shows one popup at a time and queues the others.
 import argparse
 import os
 import re
+import subprocess
 import sys
 import time
 
@@ -42,7 +47,9 @@ EXECUTABLES = {
                       "/usr/lib/aarch64-linux-gnu/xfce4/notifyd/xfce4-notifyd"],
     "notification-daemon": ["/usr/lib/notification-daemon/notification-daemon"],
 }
+XFCONFD = ["/usr/lib/x86_64-linux-gnu/xfce4/xfconf/xfconfd", "/usr/lib/aarch64-linux-gnu/xfce4/xfconf/xfconfd"]
 START_DEADLINE = 30
+XFCONF = "org.xfce.Xfconf"
 
 
 def flatten(entry):
@@ -72,11 +79,26 @@ class Desktop(desktop_lxqt.Desktop):
         # The accessibility bus first: GTK's atk-bridge looks for it once, when GTK starts. GSETTINGS_BACKEND=memory:
         # nothing can start dconf on this bus.
         self.start_accessibility(deadline)
+        if self.SERVER == "xfce4-notifyd":
+            xfconfd = next((path for path in XFCONFD if os.path.exists(path)), None)
+            if xfconfd is None:
+                raise StartError("xfconfd is not installed: run scripts/install-deps")
+            self.children.spawn("xfconfd", [xfconfd], self.base_env)
+            wait_for_owner(self.connection, XFCONF, deadline, self.children, "xfconfd")
         self.children.spawn(self.SERVER, [executable], dict(self.base_env, GSETTINGS_BACKEND="memory"))
         wait_for_owner(self.connection, NOTIFICATIONS, deadline, self.children, self.SERVER)
         information = server_information(self.connection)
         return self.ready_line({"DBUS_SESSION_BUS_ADDRESS": self.address, "DISPLAY": self.display}, information,
                                started, deadline)
+
+    def handle(self, command):
+        if command.get("cmd") == "dnd" and self.SERVER == "xfce4-notifyd":
+            value = "true" if command["on"] else "false"
+            subprocess.run(["xfconf-query", "-c", "xfce4-notifyd", "-p", "/do-not-disturb", "-n", "-t", "bool",
+                            "-s", value], env=self.base_env, stdin=subprocess.DEVNULL, capture_output=True,
+                           timeout=10, check=True)
+            return {}
+        return super().handle(command)
 
     # Reading the screen
 

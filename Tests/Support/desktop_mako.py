@@ -19,6 +19,7 @@ The ready line and the commands are desktop_swaync.py's; what differs is how mak
                              for ActionInvoked
   {"cmd": "click", "id": N}  a left click on the popup with the virtual pointer (mako: invoke-default-action)
   {"cmd": "expire"}          waits (at most 15 s) until mako shows nothing
+  {"cmd": "dnd", "on": B}    `makoctl mode -a do-not-disturb` (or -r); the config makes that mode invisible=1
 """
 import json
 import os
@@ -64,6 +65,10 @@ anchor=top-right
 sort=-time
 layer=top
 default-timeout=5000
+
+# What `makoctl mode -a do-not-disturb` turns on: mako shows nothing (its man page's example of a mode).
+[mode=do-not-disturb]
+invisible=1
 """
 
 
@@ -90,6 +95,11 @@ class Desktop(desktop_swaync.Desktop):
         information = server_information(self.connection)
         return {"ready": True, "env": self.client_env(), "user": USER, "server": information,
                 "seconds_to_start": round(time.monotonic() - started, 3)}
+
+    def set_dnd(self, on):
+        """Do Not Disturb on or off: `makoctl mode -a do-not-disturb` or `-r`; answers the modes then in force."""
+        self.makoctl("mode", "-a" if on else "-r", "do-not-disturb")
+        return {"modes": self.makoctl("mode").split()}
 
     def makoctl(self, *arguments):
         result = subprocess.run(["makoctl", *arguments], env=self.base_env, stdin=subprocess.DEVNULL,

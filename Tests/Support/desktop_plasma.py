@@ -55,6 +55,9 @@ Then it answers one JSON command per stdin line with one JSON line ("ok": true, 
                              "geometry"}; "popups": [{"x", "y", "w", "h", "window", "id"}] for every popup window on
                             screen; "rejected": Notify calls Plasma answered with an error; "server_restarts": how
                             often the name got a new owner since start (plasmashell runs with --no-respawn).
+  {"cmd": "dnd", "on": B}   Do Not Disturb as a presentation asks for it: Inhibit on org.freedesktop.Notifications
+                            through this script's open connection (UnInhibit to end); answers "inhibited", the
+                            Inhibited property then
   {"cmd": "signals"}        "signals": ActionInvoked and NotificationClosed emitted by the server since start, in
                             order, each with "destination" (the client's unique name).
   {"cmd": "expire"}         moves the pointer off the popups and waits until none is on screen (Plasma's own
@@ -342,6 +345,7 @@ class Plasma(Harness):
         self.rejected = []
         self.probe_ids = set()
         self.history_shortcut = False
+        self.inhibition = None  # the cookie of our Inhibit while it holds
 
     # Processes
 
@@ -726,6 +730,24 @@ class Plasma(Harness):
             "geometry": geometry,
         }
 
+    def inhibit(self, on):
+        """Do Not Disturb as an application asks for it (a presentation): Inhibit on org.freedesktop.Notifications
+        through this script's own connection, which stays open, so Inhibited stays true; UnInhibit ends it."""
+        if on and self.inhibition is None:
+            self.inhibition = self.bus.call_blocking(
+                NOTIFICATIONS, NOTIFICATIONS_PATH, NOTIFICATIONS, "Inhibit", "ssa{sv}",
+                ("w8trackr-tests", "a presentation", {}))
+        elif not on and self.inhibition is not None:
+            self.bus.call_blocking(NOTIFICATIONS, NOTIFICATIONS_PATH, NOTIFICATIONS, "UnInhibit", "u",
+                                   (self.inhibition,))
+            self.inhibition = None
+        self.pump(0.3)
+        inhibited = self.bus.call_blocking(NOTIFICATIONS, NOTIFICATIONS_PATH, "org.freedesktop.DBus.Properties", "Get",
+                                           "ss", (NOTIFICATIONS, "Inhibited"))
+        if bool(inhibited) != on:
+            raise ValueError(f"Inhibited is {bool(inhibited)} after asking for {on}")
+        return {"inhibited": bool(inhibited)}
+
     def command(self, request):
         cmd = request.get("cmd")
         if cmd == "notifications":
@@ -739,6 +761,8 @@ class Plasma(Harness):
         if cmd == "signals":
             self.pump(0.1)
             return {"signals": self.signals}
+        if cmd == "dnd":
+            return self.inhibit(bool(request["on"]))
         if cmd == "expire":
             self.park_pointer()
             started = time.monotonic()

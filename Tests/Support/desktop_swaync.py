@@ -31,6 +31,8 @@ JSON line that has "ok" (and "error" when it is false):
   {"cmd": "click", "id": N}  clicks the notification itself (its default-action area); answers the signals that
                              followed. After each click the pointer is parked in the bottom left corner.
   {"cmd": "screenshot", "path": P}  the whole output as a PNG (grim)
+  {"cmd": "dnd", "on": B}    Do Not Disturb on or off as a person sets it, with `swaync-client -d` (toggle), run as
+                             USER; answers once GetDnd says B
   {"cmd": "tree"}            (debugging) swaync's accessible trees, window by window
   {"cmd": "quit"}            stops everything it started and exits 0; so do EOF, SIGTERM and SIGINT.
 The plumbing (child processes, the private bus, the bus monitor, AT-SPI reads, the command loop) is
@@ -51,7 +53,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from desktop_common import (  # noqa: E402
     NOTIFICATIONS, PATH, AtspiDesktop, BusRecorder, CommandError, StartError, call, connect, plain, serve,
-    server_information, start_bus, strip, wait_for_owner)
+    server_information, start_bus, strip, wait_for_owner, wait_until)
 from wayland_pointer import VirtualPointer, WaylandError  # noqa: E402
 
 gi.require_version("GdkPixbuf", "2.0")
@@ -170,6 +172,21 @@ class Desktop(AtspiDesktop):
             raise StartError(f"virtual pointer: {error}")
 
     # Reading the screen
+
+    def handle(self, command):
+        if command.get("cmd") == "dnd":
+            return self.set_dnd(bool(command["on"]))
+        return super().handle(command)
+
+    def set_dnd(self, on):
+        """Toggles Do Not Disturb with swaync's own client until GetDnd says `on`."""
+        if self.cc("GetDnd", None, "(b)")[0] != on:
+            subprocess.run(["swaync-client", "-d", "-sw"], env=dict(self.base_env, **self.client_env()),
+                           stdin=subprocess.DEVNULL, capture_output=True, timeout=10, user=USER, group=USER,
+                           extra_groups=[], cwd=self.runtime, check=True)
+        wait_until(lambda: self.cc("GetDnd", None, "(b)")[0] == on, 5,
+                   f"swaync's GetDnd to say {on}")
+        return {}
 
     def cc(self, method, parameters=None, reply=None):
         return call(self.connection, CC_NAME, CC_PATH, CC_NAME, method, parameters, reply)

@@ -99,6 +99,19 @@ import W8TestSupport
                 == .skipped("40 minutes late"))
     }
 
+    @Test("Back, but the held one not yet released: the next of its kind joins it and both come as one")
+    func theNextOfAHeldKindJoinsIt() throws {
+        presence.presence.begin(.doNotDisturb("mako"), at: calendar.date(2026, 11, 23, 8, 55))
+        #expect(try runner().fire(occurrence(.hydration, 9), at: calendar.date(2026, 11, 23, 9)) != .alreadyClaimed)
+        presence.presence = Presence()
+        #expect(
+            try runner().fire(occurrence(.hydration, 11), at: calendar.date(2026, 11, 23, 11))
+                == .held("do not disturb (mako)"))
+        #expect(sink.posted.isEmpty)
+        let shown = try runner().releaseHeld(at: calendar.date(2026, 11, 23, 11))
+        #expect(shown.map { "\($0.0.kind)×\($0.0.times) \($0.1)" } == ["hydration×2 sent (server id 1)"])
+    }
+
     @Test("Held reminders are shown once the wait is turned off, whatever the presence")
     func heldAreShownWhenTheWaitIsOff() throws {
         presence.presence.begin(.locked, at: calendar.date(2026, 11, 23, 8, 55))

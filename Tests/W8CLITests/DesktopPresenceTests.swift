@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+import W8TestHarness
+
+/// A Monday before the test clock's start, as `YYYY-MM-DD`.
+private let monday = TestClock.day(TestClock.daysBack(to: 2))
+
+/// Issue 39 on the desktops whose Do Not Disturb w8 reads, each a real server headless on its own bus, with the
+/// session's lock from a logind stand-in on a private system bus (`LogindStandIn`): the real daemon, its clock 60
+/// times faster, holds the water reminder while the session is locked and while the desktop is in Do Not Disturb,
+/// and shows it once after each. Screenshots go to `.build/screenshots/presence-KIND-*.png`.
+@Suite(.serialized) struct DesktopPresenceTests {
+    /// Where each desktop's Do Not Disturb is read, as the daemon's log and `AwayReason` name it.
+    static let sources: [DesktopSession.Kind: (signal: String, reason: String)] = [
+        .plasma: ("Plasma Inhibited", "do not disturb (Plasma)"),
+        .swaync: ("swaync GetDnd", "do not disturb (swaync)"),
+        .mako: ("mako do-not-disturb mode", "do not disturb (mako)"),
+        .xfce4Notifyd: ("xfce4-notifyd do-not-disturb", "do not disturb (xfce4-notifyd)"),
+    ]
+
+    /// The water reminders the server holds or shows now.
+    static func waterReminders(_ desktop: DesktopSession) throws -> [[String: Any]] {
+        try desktop.notifications().filter { $0["summary"] as? String == "Drink some water" }
+    }
+
+    /// How many held reminders the daemon's log says it showed.
+    static func releases(_ log: String) -> Int {
+        log.split(separator: "\n").filter { $0.contains("(held, due ") && $0.contains("): sent") }.count
+    }
+
+    func shot(_ desktop: DesktopSession, _ name: String) throws {
+        try FileManager.default.createDirectory(at: DesktopTests.artifacts, withIntermediateDirectories: true)
+        try desktop.screenshot(
+            to: DesktopTests.artifacts.appendingPathComponent("presence-\(desktop.kind)-\(name).png"))
+    }
+
+    @Test(arguments: [DesktopSession.Kind.plasma, .swaync, .mako, .xfce4Notifyd])
+    func heldWhileLockedAndInDoNotDisturbShownAfter(kind: DesktopSession.Kind) throws {
+        let source = try #require(Self.sources[kind])
+        let desktop = try DesktopSession(kind)
+        defer { desktop.stop() }
+        let logind = try LogindStandIn()
+        defer { logind.stop() }
+        let w8 = try W8Sandbox(extra: desktop.environment, user: desktop.user)
+        w8.environment["DBUS_SYSTEM_BUS_ADDRESS"] = logind.address
+        try w8.configure([
+            "reminders.hydration": "true", "reminders.hydration_interval": "15", "summary.enabled": "false",
+        ])
+
+        // Locked: held, and nothing reaches the server.
+        try logind.lock()
+        let daemon = try DaemonProcess(w8, fakeStart: "\(monday) 08:58:00 x60")
+        defer { daemon.stop() }
+        try daemon.waitForLog("logind LockedHint away", timeout: 15)
+        #expect(daemon.log.contains("\(source.signal) here"), "\(daemon.log)")
+        try daemon.waitForLog("hydration@\(monday)T09:00: held: screen locked", timeout: 15)
+        #expect(try Self.waterReminders(desktop).isEmpty)
+        try logind.unlock()
+        try daemon.waitForLog("hydration@\(monday)T09:00 (held, due 1 times): sent", timeout: 15)
+        _ = try desktop.waitForNotification("Drink some water") { DesktopTests.onScreen($0) }
+        try shot(desktop, "after-lock")
+        try desktop.expire()
+
+        // Do Not Disturb: held again, and shown once it ends.
+        try desktop.command(["cmd": "dnd", "on": true])
+        try daemon.waitForLog(": held: \(source.reason)", timeout: 40)
+        try shot(desktop, "in-dnd")
+        #expect(try !desktop.notifications().contains { DesktopTests.onScreen($0) }, "nothing shown in Do Not Disturb")
+        try desktop.command(["cmd": "dnd", "on": false])
+        // mako sends no signal for its modes: the daemon reads them at the next due time, or within a minute.
+        let deadline = Date().addingTimeInterval(75)
+        while Self.releases(daemon.log) < 2, Date() < deadline { usleep(200_000) }
+        #expect(Self.releases(daemon.log) == 2, "\(daemon.log)")
+        _ = try desktop.waitForNotification("Drink some water") { DesktopTests.onScreen($0) }
+        try shot(desktop, "after-dnd")
+        #expect(daemon.stop() == 0)
+    }
+}

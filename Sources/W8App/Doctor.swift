@@ -63,8 +63,32 @@ public struct Diagnosis: Sendable, Equatable {
     public var desktopEntry: (path: String, exec: String)? = nil
     /// The sync folder, its devices and its problems; nil when this machine is in none.
     public var sync: SyncStatus? = nil
+    /// The presence signals and what they say (issue 39); nil when not asked.
+    public var presence: PresenceReport? = nil
 
     public static func == (lhs: Diagnosis, rhs: Diagnosis) -> Bool { "\(lhs)" == "\(rhs)" }
+}
+
+/// What `w8 doctor` says of the presence signals that hold reminders while the person is away (issue 39).
+public struct PresenceReport: Sendable, Equatable {
+    /// `reminders.wait_for_presence`.
+    public var wait: Bool
+    public var signals: [PresenceSignal]
+
+    public init(wait: Bool, signals: [PresenceSignal]) {
+        self.wait = wait
+        self.signals = signals
+    }
+
+    public var readable: [PresenceSignal] { signals.filter(\.readable) }
+
+    /// What the readable signals say now: the reasons that hold.
+    public var reasons: [AwayReason] { readable.compactMap(\.away) }
+
+    /// The kinds of signal ("dnd", "idle") that nothing readable here gives, so that w8 cannot count them.
+    public var missing: [String] {
+        ["dnd", "idle"].filter { kind in !readable.contains { $0.kind == kind } }
+    }
 }
 
 /// Looks at what makes w8 work: the notification server, the files and their modes, the config file and the
@@ -88,6 +112,8 @@ public struct Doctor: Sendable {
     public var systemctl: (any SystemctlRunning)? = nil
     /// The sync folder's status (`SyncFolder.status()`), when this machine is in one.
     public var syncStatus: (@Sendable () -> SyncStatus?)? = nil
+    /// Reads the presence signals once (the composition root's `PresenceWatch`); nil asks nothing.
+    public var presenceSignals: (@Sendable (Settings) -> [PresenceSignal])? = nil
 
     public init(
         paths: Paths, sessionBus: String?, checkServer: @escaping @Sendable () -> ServerStatus,
@@ -109,7 +135,8 @@ public struct Doctor: Sendable {
                     .intValue)
         }
         var problem: String?
-        do { _ = try loadSettings() } catch { problem = error.localizedDescription }
+        var settings = Settings()
+        do { settings = try loadSettings() } catch { problem = error.localizedDescription }
         var diagnosis = Diagnosis(
             sessionBus: sessionBus, server: checkServer(), files: files, configProblem: problem, units: units())
         diagnosis.databaseProblem = checkDatabase(paths.database)
@@ -120,6 +147,9 @@ public struct Doctor: Sendable {
         }
         diagnosis.desktopEntry = desktopEntry()
         diagnosis.sync = syncStatus?()
+        diagnosis.presence = presenceSignals.map {
+            PresenceReport(wait: settings.reminders.waitForPresence, signals: $0(settings))
+        }
         return diagnosis
     }
 
@@ -222,6 +252,7 @@ extension Presenter {
                     ("graphical_session", d.graphicalSession.map { .bool($0) } ?? .null),
                     ("desktop_entry", .string(d.desktopEntry?.path)),
                     ("click", .string(d.desktopEntry?.exec)),
+                    ("presence", d.presence.map(Self.presenceJSON) ?? .null),
                     (
                         "sync",
                         d.sync.map { sync in
@@ -309,6 +340,11 @@ extension Presenter {
             }
         }
         lines.append(label(tr("Click on a notification:")) + Self.click(server: d.server, entry: d.desktopEntry))
+        if let presence = d.presence {
+            lines += Self.presenceLines(presence, server: d.server).enumerated().map {
+                ($0.offset == 0 ? label(tr("Presence:")) : indent) + $0.element
+            }
+        }
         if let sync = d.sync, let folder = sync.folder {
             let names = sync.devices.map { ($0.name ?? $0.id).visibleOnTerminal + " (\($0.id))" }
             // TRANSLATORS: `w8 doctor`; {folder} is the sync folder, {devices} its devices.
@@ -320,6 +356,53 @@ extension Presenter {
             lines += sync.problems.map { indent + $0.visibleOnTerminal }
         }
         return lines
+    }
+
+    /// The presence lines of `w8 doctor`, the first after its label: what the person is now, then each readable
+    /// signal, then the kinds of signal this desktop does not give.
+    static func presenceLines(_ presence: PresenceReport, server: ServerStatus) -> [String] {
+        guard presence.wait else {
+            // TRANSLATORS: `w8 doctor`, after "Presence:"; keep the setting's name.
+            return [tr("off (reminders.wait_for_presence = false): reminders come at their time")]
+        }
+        guard !presence.readable.isEmpty else {
+            return [tr("no signal can be read here: reminders come at their time")]
+        }
+        func state(_ reason: AwayReason?) -> String {
+            // TRANSLATORS: `w8 doctor`: what a presence signal says; {reason} is "screen locked", "idle"…
+            reason.map { tr("away: {reason}", ["reason": $0.localizedDescription]) } ?? tr("here")
+        }
+        var lines = [presence.reasons.isEmpty ? tr("here") : state(presence.reasons[0])]
+        lines += presence.readable.map { "\($0.name): \(state($0.away))" }
+        if presence.missing.contains("dnd") {
+            let name: String
+            if case .reachable(let server, _, _, _, _) = server { name = server.visibleOnTerminal } else { name = "-" }
+            // TRANSLATORS: `w8 doctor`: the notification server gives no Do Not Disturb that w8 can read.
+            lines.append(tr("no Do Not Disturb signal from {server}", ["server": name]))
+        }
+        if presence.missing.contains("idle") {
+            lines.append(tr("no idle signal on this desktop: only the lock and Do Not Disturb count"))
+        }
+        return lines
+    }
+
+    /// `w8 doctor --json`'s "presence".
+    static func presenceJSON(_ presence: PresenceReport) -> JSON {
+        .object([
+            ("wait", .bool(presence.wait)), ("away", .bool(!presence.reasons.isEmpty)),
+            ("reasons", .array(presence.reasons.map { .string($0.description) })),
+            (
+                "signals",
+                .array(
+                    presence.signals.map { signal in
+                        .object([
+                            ("name", .string(signal.name)), ("kind", .string(signal.kind)),
+                            ("readable", .bool(signal.readable)), ("away", .string(signal.away?.description)),
+                        ])
+                    })
+            ),
+            ("missing", .array(presence.missing.map { .string($0) })),
+        ])
     }
 
     /// The label of a file's line: "Data directory:", "Database:", "Config file:".

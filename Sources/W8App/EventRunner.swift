@@ -219,6 +219,9 @@ public struct EventRunner: Sendable {
         return outcome
     }
 
+    /// The reminders held while the person is away, for `w8 schedule`.
+    public func heldReminders() throws -> [HeldReminder] { try database.heldReminders() }
+
     /// Claims `occurrence` and holds it: a kind already held counts it once more (`ReminderHold.hold`).
     func hold(_ occurrence: Occurrence, reason: AwayReason, at now: Date) throws -> FireOutcome {
         let held = ReminderHold.hold(occurrence, reason: reason, in: try database.heldReminders())

@@ -13,6 +13,9 @@ public struct DateFormatting: Sendable {
         self.calendar = calendar
     }
 
+    /// The local wall-clock time, `HH:MM`.
+    public func time(_ date: Date) -> LocalTime { calendar.localTime(of: date) }
+
     /// `2026-11-21T08:03:00+01:00`, or `2026-11-21T08:03:00.250+01:00` when the date has milliseconds: what an
     /// export writes, so that it reads back as the same stored moment.
     public func timestamp(_ date: Date) -> String {

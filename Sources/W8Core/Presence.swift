@@ -1,4 +1,5 @@
 import Foundation
+import W8Text
 
 /// Why the person is not at the screen (issue 39). A reminder that falls due while any of these holds is held, and
 /// shown once none does: deferred, never skipped.
@@ -19,6 +20,48 @@ public enum AwayReason: Sendable, Hashable, CustomStringConvertible {
         case .doNotDisturb(let source): "do not disturb (\(source))"
         case .suspended: "suspended"
         }
+    }
+}
+
+extension AwayReason {
+    /// The reason in the user's language, as `w8 doctor` and `w8 schedule` say it.
+    public var localizedDescription: String {
+        switch self {
+        // TRANSLATORS: why a reminder waits (`w8 doctor`, `w8 schedule`): the session is locked.
+        case .locked: tr("screen locked")
+        // TRANSLATORS: no input for longer than reminders.away_after.
+        case .idle: tr("idle")
+        // TRANSLATORS: {source} is where it was read: dunst, swaync, mako, GNOME, Plasma, xfce4-notifyd.
+        case .doNotDisturb(let source): tr("do not disturb ({source})", ["source": source])
+        case .suspended: tr("suspended")
+        }
+    }
+}
+
+/// One presence signal as `w8 doctor` lists it: where it is read, whether it can be read here, what it says now.
+public struct PresenceSignal: Sendable, Equatable {
+    /// "logind LockedHint", "dunst paused".
+    public var name: String
+    /// Whether its source answered; false when it is not running here.
+    public var readable: Bool
+    /// The reason it gives now; nil when it says the person is there.
+    public var away: AwayReason?
+    /// When the watch first read it so.
+    public var since: Date?
+
+    public init(name: String, readable: Bool, away: AwayReason? = nil, since: Date? = nil) {
+        self.name = name
+        self.readable = readable
+        self.away = away
+        self.since = since
+    }
+
+    /// The kind of presence it reads: "lock", "sleep", "idle" or "dnd", by its name.
+    public var kind: String {
+        if name.hasSuffix("LockedHint") { return "lock" }
+        if name.hasSuffix("PrepareForSleep") { return "sleep" }
+        if name.hasSuffix("idle monitor") { return "idle" }
+        return "dnd"
     }
 }
 

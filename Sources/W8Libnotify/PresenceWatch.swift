@@ -3,17 +3,6 @@ import Foundation
 import Synchronization
 import W8Core
 
-/// One presence signal as `w8 doctor` lists it: where it is read, whether it can be read here, what it says now.
-public struct PresenceSignal: Sendable, Equatable {
-    /// "logind LockedHint", "dunst paused".
-    public var name: String
-    /// Whether its source answered; false when it is not running here.
-    public var readable: Bool
-    /// The reason it gives now, with since when; nil when it says the person is there.
-    public var away: AwayReason?
-    public var since: Date?
-}
-
 /// Whether the person is at the screen, read from the desktop's own signals (issue 39): logind's `LockedHint` and
 /// `PrepareForSleep` on the system bus; on the session bus, the Do Not Disturb of dunst (`paused`), swaync
 /// (`GetDnd`), Plasma (`Inhibited`), mako (its `do-not-disturb` mode), xfce4-notifyd (xfconf `/do-not-disturb`) and

@@ -69,6 +69,12 @@ public struct Runtime: Sendable {
             },
             loadSettings: { try config.load() })
         doctor.systemctl = Systemctl(environment: environment)
+        doctor.presenceSignals = { settings in
+            let watch = PresenceWatch(
+                awayAfter: TimeInterval(settings.reminders.awayAfter * 60), clock: { Runtime.clock() })
+            do { try watch.start(deadline: 5) } catch { return [] }
+            return watch.signals()
+        }
         let databasePath = paths.database
         // The doctor writes nothing: the database as it is, if it can be opened so, read without a pass, and
         // closed without a checkpoint.

@@ -49,8 +49,9 @@ extension W8 {
         @OptionGroup var output: OutputOptions
 
         func lines(_ runtime: Runtime, _ settings: Settings, _ present: Presenter) throws -> [String] {
-            present.schedule(
-                try runtime.eventRunner(settings: settings).upcoming(after: runtime.now), json: output.json)
+            let runner = try runtime.eventRunner(settings: settings)
+            return present.schedule(
+                try runner.upcoming(after: runtime.now), held: try runner.heldReminders(), json: output.json)
         }
     }
 

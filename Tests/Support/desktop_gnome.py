@@ -38,6 +38,10 @@ Then it answers one JSON command per stdin line with one JSON line ("ok": true, 
   {"cmd": "press", "id": N, "action": A}  expands banner N as hovering does and clicks its button for action A.
   {"cmd": "click", "id": N} clicks notification N: its banner, or else its entry in the opened message list.
   {"cmd": "screenshot", "path": "/abs/file.png"}  the whole screen ("path" defaults to DIR/screenshot-K.png).
+  {"cmd": "dnd", "on": B}   Do Not Disturb as the message list's switch sets it: `gsettings set
+                            org.gnome.desktop.notifications show-banners` (dconf); answers "show_banners" as the
+                            shell reads it.
+  {"cmd": "activity"}       a virtual pointer's motion: input, which ends the session's idle time.
   {"cmd": "eval", "js": JS} raw org.gnome.Shell.Eval; "result" is its JSON string.
   {"cmd": "quit"}           (or EOF, SIGTERM, SIGINT) stops every process it started and exits 0.
 
@@ -49,6 +53,7 @@ python3-gi (Debian's /usr/bin/python3), gnome-shell and gjs.
 import argparse
 import json
 import os
+import subprocess
 import sys
 import time
 
@@ -184,6 +189,13 @@ button.emit('clicked', 1);
 'button';
 """
 
+JS_ACTIVITY = r"""
+const seat = imports.gi.Clutter.get_default_backend().get_default_seat();
+const pointer = seat.create_virtual_device(imports.gi.Clutter.InputDeviceType.POINTER_DEVICE);
+pointer.notify_relative_motion(imports.gi.GLib.get_monotonic_time(), 3, 3);
+true
+"""
+
 JS_CLICK = JS_PRELUDE + r"""
 const n = lookup(%(id)d).notification;
 let via;
@@ -226,13 +238,17 @@ class GnomeShell(Harness):
             "XDG_DATA_DIRS": f"{self.path('share')}:/usr/share",
             "XDG_CURRENT_DESKTOP": "GNOME",
             "XDG_SESSION_TYPE": "wayland",
-            "GSETTINGS_BACKEND": "memory",
+            # dconf, through the session bus's ca.desrt.dconf: a client given this DIR's config/dconf and
+            # run/dconf (the ready line's "dconf") reads the same settings and hears them change.
+            "GSETTINGS_BACKEND": "dconf",
             "NO_AT_BRIDGE": "1",
             "GTK_A11Y": "none",
             "DBUS_SYSTEM_BUS_ADDRESS": f"unix:path={self.path('system.sock')}",
         }
 
     def write_configs(self):
+        for part in (("config", "dconf"), ("run", "dconf")):
+            os.makedirs(self.path(*part), mode=0o700, exist_ok=True)
         self.write_session(("share/applications",), SERVICES)
         # The shell shows a "Screen Lock disabled" banner at start unless this file exists; it would hold the
         # banner slot of a session that is always idle.
@@ -267,7 +283,8 @@ class GnomeShell(Harness):
         if displays[1]:
             client_env["DISPLAY"] = displays[1]
         return {"ready": True, "env": client_env, "server": server, "seconds_to_start": seconds,
-                "applications_dir": self.path("share", "applications")}
+                "applications_dir": self.path("share", "applications"),
+                "dconf": {"config": self.path("config", "dconf"), "runtime": self.path("run", "dconf")}}
 
     # Signals
 
@@ -344,6 +361,20 @@ class GnomeShell(Harness):
                 self.screenshots += 1
                 path = self.path(f"screenshot-{self.screenshots}.png")
             return {"path": self.screenshot(os.path.abspath(path))}
+        if cmd == "dnd":
+            # As the message list's Do Not Disturb switch sets it.
+            value = "false" if request["on"] else "true"
+            subprocess.run(["gsettings", "set", "org.gnome.desktop.notifications", "show-banners", value],
+                           env=dict(self.base_env(), DBUS_SESSION_BUS_ADDRESS=f"unix:path={self.path('session.sock')}"),
+                           stdin=subprocess.DEVNULL, capture_output=True, timeout=10, check=True)
+            self.pump(0.3)
+            return {"show_banners": self.eval("new imports.gi.Gio.Settings({schema_id: "
+                                              "'org.gnome.desktop.notifications'}).get_boolean('show-banners')")}
+        if cmd == "activity":
+            # Input, as a person's hand on the mouse: a virtual pointer's motion, which Mutter's idle monitor counts.
+            self.eval(JS_ACTIVITY)
+            self.pump(0.2)
+            return {}
         if cmd == "eval":
             ok, result = self.bus.call_blocking("org.gnome.Shell", "/org/gnome/Shell", "org.gnome.Shell", "Eval",
                                                 "s", (request["js"],), timeout=20)

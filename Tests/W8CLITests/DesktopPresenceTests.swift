@@ -12,6 +12,7 @@ private let monday = TestClock.day(TestClock.daysBack(to: 2))
 @Suite(.serialized) struct DesktopPresenceTests {
     /// Where each desktop's Do Not Disturb is read, as the daemon's log and `AwayReason` name it.
     static let sources: [DesktopSession.Kind: (signal: String, reason: String)] = [
+        .gnome: ("GNOME show-banners", "do not disturb (GNOME)"),
         .plasma: ("Plasma Inhibited", "do not disturb (Plasma)"),
         .swaync: ("swaync GetDnd", "do not disturb (swaync)"),
         .mako: ("mako do-not-disturb mode", "do not disturb (mako)"),
@@ -34,18 +35,35 @@ private let monday = TestClock.day(TestClock.daysBack(to: 2))
             to: DesktopTests.artifacts.appendingPathComponent("presence-\(desktop.kind)-\(name).png"))
     }
 
-    @Test(arguments: [DesktopSession.Kind.plasma, .swaync, .mako, .xfce4Notifyd])
+    /// A w8 on `desktop`, its system bus `logind`'s. On GNOME it reads the shell's settings: the system's schemas
+    /// (`/usr/share` in `XDG_DATA_DIRS`, as on every desktop) and the harness's dconf database, through links from
+    /// its own XDG directories.
+    static func sandbox(_ desktop: DesktopSession, _ logind: LogindStandIn) throws -> W8Sandbox {
+        let w8 = try W8Sandbox(extra: desktop.environment, user: desktop.user)
+        w8.environment["DBUS_SYSTEM_BUS_ADDRESS"] = logind.address
+        if let dconf = desktop.ready["dconf"] as? [String: String] {
+            w8.environment["XDG_DATA_DIRS", default: ""] += ":/usr/share"
+            for (key, directory) in [("config", "config"), ("runtime", "run")] {
+                let link = w8.root.appendingPathComponent("\(directory)/dconf")
+                try FileManager.default.createDirectory(
+                    at: link.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: dconf[key] ?? "")
+            }
+        }
+        try w8.configure([
+            "reminders.hydration": "true", "reminders.hydration_interval": "15", "summary.enabled": "false",
+        ])
+        return w8
+    }
+
+    @Test(arguments: [DesktopSession.Kind.gnome, .plasma, .swaync, .mako, .xfce4Notifyd])
     func heldWhileLockedAndInDoNotDisturbShownAfter(kind: DesktopSession.Kind) throws {
         let source = try #require(Self.sources[kind])
         let desktop = try DesktopSession(kind)
         defer { desktop.stop() }
         let logind = try LogindStandIn()
         defer { logind.stop() }
-        let w8 = try W8Sandbox(extra: desktop.environment, user: desktop.user)
-        w8.environment["DBUS_SYSTEM_BUS_ADDRESS"] = logind.address
-        try w8.configure([
-            "reminders.hydration": "true", "reminders.hydration_interval": "15", "summary.enabled": "false",
-        ])
+        let w8 = try Self.sandbox(desktop, logind)
 
         // Locked: held, and nothing reaches the server.
         try logind.lock()

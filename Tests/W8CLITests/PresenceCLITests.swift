@@ -78,6 +78,8 @@ private let monday = TestClock.day(TestClock.daysBack(to: 2))
             let first = try Self.daemon(w8, from: "08:58:00", once: "presence: logind LockedHint away")
             try first.waitForLog("hydration@\(monday)T09:00: held: screen locked", timeout: 10)
             #expect(first.stop() == 0)
+            try Self.expectHeldListed(w8)
+            try Self.expectDoctorSaysLocked(w8)
 
             let second = try Self.daemon(w8, from: "09:05:00", once: "presence: logind LockedHint away")
             defer { second.stop() }
@@ -94,6 +96,42 @@ private let monday = TestClock.day(TestClock.daysBack(to: 2))
             #expect(!third.log.contains("(held"))
             #expect(try Self.shown(dunst) == ["Drink some water"])
         }
+    }
+
+    /// A line of `w8 doctor` with its column padding reduced to one space.
+    static func words(_ line: Substring) -> String { line.split(separator: " ").joined(separator: " ") }
+
+    /// `w8 schedule` lists the held water reminder first, with its reason, as text and as JSON.
+    static func expectHeldListed(_ w8: W8Sandbox) throws {
+        let json = try w8.run(clock: "@\(monday) 09:05:00", ["schedule", "--json"])
+        let events = try #require(try json.json() as? [[String: Any]], "\(json.stderr)")
+        let held = try #require(events.first)
+        #expect(held["event"] as? String == "hydration" && held["held"] as? Bool == true)
+        #expect(held["reason"] as? String == "screen locked" && held["times"] as? Int == 1)
+        #expect((held["at"] as? String)?.hasPrefix("\(monday)T09:00:00") == true)
+        #expect(events.dropFirst().allSatisfy { $0["held"] as? Bool == false })
+        let text = try w8.run(clock: "@\(monday) 09:05:00", ["schedule"])
+        #expect(text.stdout.split(separator: "\n").first == "hydration   held since 09:00: screen locked")
+    }
+
+    /// `w8 doctor` says what each signal it can read says, and which kind this desktop does not give.
+    static func expectDoctorSaysLocked(_ w8: W8Sandbox) throws {
+        let json = try #require(try w8.json("doctor") as? [String: Any])
+        let presence = try #require(json["presence"] as? [String: Any])
+        #expect(presence["wait"] as? Bool == true && presence["away"] as? Bool == true)
+        #expect(presence["reasons"] as? [String] == ["screen locked"])
+        #expect(presence["missing"] as? [String] == ["idle"])
+        let signals = presence["signals"] as? [[String: Any]] ?? []
+        let readable = signals.filter { $0["readable"] as? Bool == true }.compactMap { $0["name"] as? String }
+        #expect(readable == ["logind LockedHint", "logind PrepareForSleep", "dunst paused"])
+        let lines = try w8.run("doctor").stdout.split(separator: "\n").map(Self.words)
+        let start = try #require(lines.firstIndex { $0.hasPrefix("Presence:") })
+        #expect(
+            Array(lines[start..<min(start + 5, lines.count)]) == [
+                "Presence: away: screen locked", "logind LockedHint: away: screen locked",
+                "logind PrepareForSleep: here", "dunst paused: here",
+                "no idle signal on this desktop: only the lock and Do Not Disturb count",
+            ])
     }
 
     @Test func aReminderWhoseReasonIsGoneIsNeverShown() throws {
@@ -155,6 +193,10 @@ private let monday = TestClock.day(TestClock.daysBack(to: 2))
             try logind.lock()
             let daemon = try Self.daemon(w8, from: "08:58:00", once: "hydration@\(monday)T09:00: sent")
             #expect(daemon.stop() == 0)
+            let doctor = try w8.run("doctor").stdout.split(separator: "\n").map(Self.words)
+            #expect(
+                doctor.contains("Presence: off (reminders.wait_for_presence = false): reminders come at their time"),
+                "\(doctor)")
             #expect(try Self.shown(dunst) == ["Drink some water"])
         }
     }

@@ -225,19 +225,40 @@ extension Presenter {
         return lines
     }
 
-    /// `w8 schedule`: the next time of each enabled event.
-    public func schedule(_ upcoming: [Occurrence], json: Bool) -> [String] {
+    /// `w8 schedule`: the reminders held while the person is away (issue 39), then the next time of each enabled
+    /// event.
+    public func schedule(_ upcoming: [Occurrence], held: [HeldReminder] = [], json: Bool) -> [String] {
         if json {
-            return [
-                JSON.array(
-                    upcoming.map {
-                        .object([("event", .string($0.kind.description)), ("at", .string(dates.iso8601($0.date)))])
-                    }
-                ).rendered()
-            ]
+            let waiting = held.map { reminder -> JSON in
+                .object([
+                    ("event", .string(reminder.kind.description)), ("at", .string(dates.iso8601(reminder.firstDue))),
+                    ("held", .bool(true)), ("reason", .string(reminder.reason.description)),
+                    ("times", .integer(Int64(reminder.times))), ("last_due", .string(dates.iso8601(reminder.lastDue))),
+                ])
+            }
+            let next = upcoming.map {
+                JSON.object([
+                    ("event", .string($0.kind.description)), ("at", .string(dates.iso8601($0.date))),
+                    ("held", .bool(false)),
+                ])
+            }
+            return [JSON.array(waiting + next).rendered()]
         }
-        if upcoming.isEmpty { return [tr("No events enabled. See 'w8 config' for summary.* and reminders.*.")] }
-        return upcoming.map { "\(Self.eventName($0.kind).padded(toColumns: 10))  \(dates.short($0.date))" }
+        let waiting = held.map { reminder in
+            let values: KeyValuePairs<String, any CustomStringConvertible> = [
+                "time": dates.time(reminder.firstDue), "reason": reminder.reason.localizedDescription,
+                "count": reminder.times,
+            ]
+            // TRANSLATORS: `w8 schedule`: a reminder waiting for the person to come back; {time} is HH:MM, when it
+            // first fell due, {reason} why it waits ("screen locked"), {count} how often it fell due since.
+            let text = trn(
+                "held since {time}: {reason}", "held since {time}: {reason}, due {count} times", reminder.times, values)
+            return "\(Self.eventName(reminder.kind).padded(toColumns: 10))  \(text)"
+        }
+        if upcoming.isEmpty && held.isEmpty {
+            return [tr("No events enabled. See 'w8 config' for summary.* and reminders.*.")]
+        }
+        return waiting + upcoming.map { "\(Self.eventName($0.kind).padded(toColumns: 10))  \(dates.short($0.date))" }
     }
 
     /// An event of `w8 schedule` in the user's language; `--json` names it by `EventKind.description`.

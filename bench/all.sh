@@ -17,5 +17,6 @@ export BENCH_OUT=$out
 "$here/apple-health.sh" "$bin"
 "$here/sync.sh" "$bin"
 "$here/idle.sh" "$bin"
+"$here/idle-presence.sh" "$bin"
 echo
 "$here/table.py" "$out" | tee "$out/table.txt"

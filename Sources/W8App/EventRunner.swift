@@ -232,37 +232,40 @@ public struct EventRunner: Sendable {
     }
 
     /// Shows what was held, once the person is back: each kind once, in the order it first fell due, unless its
-    /// reason is gone (`ReminderHold.stillDue`); then forgets them all. Nothing while the person is still away.
+    /// reason is gone (`ReminderHold.stillDue`). The held reminders are taken in one transaction, so that of two runs
+    /// (the daemon, the summary timer) only one shows them; one the server did not take is held again. Nothing while
+    /// the person is still away; with the wait turned off, what is still held is shown now.
     public func releaseHeld(at now: Date) throws -> [(HeldReminder, FireOutcome)] {
-        // With the wait turned off, what is still held is shown now.
+        guard !(try database.heldReminders()).isEmpty else { return [] }
         if let presence, presence().isAway { return [] }
-        let held = try database.heldReminders()
-        guard !held.isEmpty else { return [] }
+        let held = try database.takeHeld()
+        guard let start = held.map(\.firstDue).min() else { return [] }
         let shown = ReminderHold.release(
-            held, presence: Presence(), done: try done(since: held.map(\.firstDue).min()!, now: now), now: now,
-            calendar: calendar)
+            held, presence: Presence(), done: try done(since: start, now: now), now: now, calendar: calendar)
         var outcomes: [(HeldReminder, FireOutcome)] = []
         for reminder in held {
             guard shown.contains(reminder) else {
                 outcomes.append((reminder, .skipped("its reason is gone")))
                 continue
             }
+            let outcome: FireOutcome
             switch reminder.kind {
             case .weeklySummary:
                 var notification = try summaryNotification(at: now)
                 notification.replaceTag = DesktopNotification.summaryTag(occurrence: reminder.key)
-                outcomes.append((reminder, post(notification)))
+                outcome = post(notification)
             case .streak:
                 let days = Streak.daysBefore(
                     now, dates: try database.entryDates(since: now.addingTimeInterval(-62 * 86400)),
                     calendar: calendar)
-                outcomes.append((reminder, try postReminder(.streak, now, streakDays: days, held: reminder)))
+                outcome = try postReminder(.streak, now, streakDays: days, held: reminder)
             case .weighIn, .meal, .hydration:
-                outcomes.append((reminder, try postReminder(reminder.kind, now, held: reminder)))
+                outcome = try postReminder(reminder.kind, now, held: reminder)
             }
+            if case .failed = outcome { try database.restoreHeld(reminder) }
+            outcomes.append((reminder, outcome))
         }
-        try database.releaseHeld(held.map(\.kind))
-        return outcomes.sorted { ($0.0.firstDue, $0.0.key) < ($1.0.firstDue, $1.0.key) }
+        return outcomes
     }
 
     /// What the person did from `start` to `now` that may take a held reminder's reason away.

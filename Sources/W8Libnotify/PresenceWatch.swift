@@ -52,6 +52,7 @@ public final class PresenceWatch: Sendable {
     let clock: @Sendable () -> Date
     let changed: @Sendable () -> Void
     private let readings = Mutex<[Signal: Reading]>([:])
+    private let started = Mutex(false)
 
     /// - Parameters:
     ///   - awayAfter: the seconds without input after which the person is idle.
@@ -71,6 +72,16 @@ public final class PresenceWatch: Sendable {
             PresenceSources.current = sources
             sources.start()
         }
+    }
+
+    /// `presence()`, the watch started at the first call: for a one-shot command that may need none.
+    public func presenceOnceStarted() -> Presence {
+        let first = started.withLock { started in
+            defer { started = true }
+            return !started
+        }
+        if first { try? start() }
+        return presence()
     }
 
     /// What the signals say now; mako's modes are read first, since they send no signal.

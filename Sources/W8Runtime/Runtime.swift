@@ -300,6 +300,15 @@ public struct Runtime: Sendable {
         eventRunner(database: try database(), sink: sink(), settings: settings, calendar: calendar)
     }
 
+    /// Whether the person is at the screen, for a one-shot run (the summary timer): read from the desktop's signals
+    /// at the first call; nil when `reminders.wait_for_presence` is off.
+    public func presence(_ settings: Settings) -> (@Sendable () -> Presence)? {
+        guard settings.reminders.waitForPresence else { return nil }
+        let watch = PresenceWatch(
+            awayAfter: TimeInterval(settings.reminders.awayAfter * 60), clock: { Runtime.clock() })
+        return { watch.presenceOnceStarted() }
+    }
+
     /// The runner of scheduled events, its summary carrying the sparkline image (`WeightCharts.summaryImage`).
     public func eventRunner(database: AppDatabase, sink: any NotificationSink, settings: Settings, calendar: Calendar)
         -> EventRunner

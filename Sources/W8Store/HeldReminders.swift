@@ -19,15 +19,26 @@ extension AppDatabase {
 
     /// The held reminders, in the order they first fell due.
     public func heldReminders() throws -> [HeldReminder] {
-        try readChecked { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM held_reminder ORDER BY first_due, kind").compactMap { row in
-                guard let kind = EventKind(name: row["kind"]), let reason = AwayReason(storedName: row["reason"])
-                else { return nil }
-                return HeldReminder(
-                    kind: kind, key: row["occurrence"], firstDue: StorageDate.date(in: row, "first_due"),
-                    lastDue: StorageDate.date(in: row, "last_due"), times: row["times"], reason: reason)
-            }
+        try readChecked { db in try Self.held(db) }
+    }
+
+    static func held(_ db: Database) throws -> [HeldReminder] {
+        try Row.fetchAll(db, sql: "SELECT * FROM held_reminder ORDER BY first_due, kind").compactMap { row in
+            guard let kind = EventKind(name: row["kind"]), let reason = AwayReason(storedName: row["reason"])
+            else { return nil }
+            return HeldReminder(
+                kind: kind, key: row["occurrence"], firstDue: StorageDate.date(in: row, "first_due"),
+                lastDue: StorageDate.date(in: row, "last_due"), times: row["times"], reason: reason)
         }
+    }
+
+    static func insert(_ held: HeldReminder, _ db: Database) throws {
+        try db.execute(
+            sql: "INSERT OR REPLACE INTO held_reminder VALUES (?, ?, ?, ?, ?, ?)",
+            arguments: [
+                held.kind.description, held.key, StorageDate.text(held.firstDue), StorageDate.text(held.lastDue),
+                held.times, held.reason.storedName,
+            ])
     }
 
     /// Claims `occurrence` for this run and records `held` (which holds it) in one transaction: false, and nothing
@@ -38,23 +49,24 @@ extension AppDatabase {
                 sql: "INSERT OR IGNORE INTO schedule_claim (occurrence, claimed_at, sent) VALUES (?, ?, 1)",
                 arguments: [occurrence, StorageDate.text(now)])
             guard db.changesCount == 1 else { return false }
-            try db.execute(
-                sql: "INSERT OR REPLACE INTO held_reminder VALUES (?, ?, ?, ?, ?, ?)",
-                arguments: [
-                    held.kind.description, held.key, StorageDate.text(held.firstDue), StorageDate.text(held.lastDue),
-                    held.times, held.reason.storedName,
-                ])
+            try Self.insert(held, db)
             return true
         }
     }
 
-    /// Forgets the held reminders of `kinds`: shown, or dropped because their reason is gone.
-    public func releaseHeld(_ kinds: [EventKind]) throws {
+    /// Takes every held reminder in one transaction: those returned are this run's to show, and no other run (the
+    /// daemon, the summary timer) gets them too.
+    public func takeHeld() throws -> [HeldReminder] {
         try writeChecked { db in
-            for kind in kinds {
-                try db.execute(sql: "DELETE FROM held_reminder WHERE kind = ?", arguments: [kind.description])
-            }
+            let held = try Self.held(db)
+            try db.execute(sql: "DELETE FROM held_reminder")
+            return held
         }
+    }
+
+    /// Holds `held` again: taken, but not shown (the server did not answer).
+    public func restoreHeld(_ held: HeldReminder) throws {
+        try writeChecked { db in try Self.insert(held, db) }
     }
 }
 

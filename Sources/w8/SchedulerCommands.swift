@@ -24,9 +24,13 @@ extension W8 {
 
         func run() throws {
             let runtime = Runtime.started()
-            let runner = try runtime.eventRunner()
+            var runner = try runtime.eventRunner()
             if send {
+                // The timer's run holds the summary while the person is away, as the daemon does, and shows what
+                // is held once they are back: also where no daemon runs.
+                if ifDue { runner.presence = runtime.presence(runner.settings) }
                 let (label, outcome) = try runner.sendSummary(at: runtime.now, ifDue: ifDue)
+                if ifDue { _ = try runner.releaseHeld(at: runtime.now) }
                 if !output.json, case .failed(let why)? = outcome {
                     // TRANSLATORS: a warning of `w8 summary --send`; {reason} says why the notification was not shown.
                     warn(tr("summary not shown ({reason})", ["reason": why]))

@@ -112,6 +112,26 @@ import W8TestSupport
         #expect(shown.map { "\($0.0.kind)×\($0.0.times) \($0.1)" } == ["hydration×2 sent (server id 1)"])
     }
 
+    @Test("Back while the server does not answer: the reminder stays held, and is shown at the next release")
+    func notShownStaysHeld() throws {
+        presence.presence.begin(.locked, at: calendar.date(2026, 11, 23, 8, 55))
+        #expect(
+            try runner().fire(occurrence(.hydration, 9), at: calendar.date(2026, 11, 23, 9)) == .held("screen locked"))
+        presence.presence = Presence()
+        sink.failure = LibnotifyStandInError()
+        let failed = try runner().releaseHeld(at: calendar.date(2026, 11, 23, 9, 30))
+        #expect(failed.count == 1 && "\(failed[0].1)".hasPrefix("not shown"))
+        #expect(try store.database.heldReminders().map(\.key) == ["hydration@2026-11-23T09:00"])
+        sink.failure = nil
+        #expect(
+            try runner().releaseHeld(at: calendar.date(2026, 11, 23, 9, 40)).map { "\($0.1)" } == ["sent (server id 1)"]
+        )
+        #expect(try store.database.heldReminders().isEmpty)
+    }
+
+    /// What a sink throws when the server cannot be reached.
+    struct LibnotifyStandInError: Error {}
+
     @Test("Held reminders are shown once the wait is turned off, whatever the presence")
     func heldAreShownWhenTheWaitIsOff() throws {
         presence.presence.begin(.locked, at: calendar.date(2026, 11, 23, 8, 55))

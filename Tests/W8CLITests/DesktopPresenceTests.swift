@@ -93,4 +93,35 @@ private let monday = TestClock.day(TestClock.daysBack(to: 2))
         try shot(desktop, "after-dnd")
         #expect(daemon.stop() == 0)
     }
+
+    /// GNOME's idle: with `reminders.away_after` at one minute, a minute without input (none reaches the headless
+    /// shell) makes Mutter's idle monitor fire; reminders are held; a pointer's motion ends it, and they come.
+    @Test func heldWhileIdleOnGNOMEShownOnInput() throws {
+        let desktop = try DesktopSession(.gnome)
+        defer { desktop.stop() }
+        let logind = try LogindStandIn()
+        defer { logind.stop() }
+        let w8 = try Self.sandbox(desktop, logind)
+        try w8.configure(["reminders.away_after": "1"])
+        try desktop.command(["cmd": "activity"])
+        let daemon = try DaemonProcess(w8, fakeStart: "\(monday) 08:58:00 x60")
+        defer { daemon.stop() }
+        try daemon.waitForLog("GNOME idle monitor here", timeout: 15)
+        try daemon.waitForLog(": held: idle", timeout: 120)
+        try shot(desktop, "idle")
+        #expect(Self.releases(daemon.log) == 0)
+        #expect(try !Self.waterReminders(desktop).contains { ($0["body"] as? String)?.contains("away") == true })
+
+        try desktop.command(["cmd": "activity"])
+        let deadline = Date().addingTimeInterval(15)
+        while Self.releases(daemon.log) < 1, Date() < deadline { usleep(200_000) }
+        #expect(Self.releases(daemon.log) == 1, "\(daemon.log)")
+        // It replaces the water reminder still open, if any: the shell holds one that says it was held.
+        let shown = try desktop.waitForNotification("Drink some water") {
+            ($0["body"] as? String)?.contains("while you were away.") == true
+        }
+        #expect((shown["body"] as? String)?.contains(" since ") == true, "\(shown)")
+        try shot(desktop, "idle-back")
+        #expect(daemon.stop() == 0)
+    }
 }

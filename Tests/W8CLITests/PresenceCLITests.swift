@@ -149,6 +149,33 @@ private let monday = TestClock.day(TestClock.daysBack(to: 2))
         }
     }
 
+    /// The hourly summary timer's run holds the summary as the daemon does, and a later run shows it once the
+    /// person is back (also where no daemon runs).
+    @Test func theSummaryTimerHoldsItTooAndShowsItOnReturn() throws {
+        let settings: KeyValuePairs<String, String> = [
+            "summary.enabled": "true", "summary.day": "mon", "summary.hour": "9", "reminders.hydration": "false",
+        ]
+        try Self.withSession(settings) { dunst, logind, w8 in
+            try w8.run("add", "180", "--date", monday)
+            try logind.lock()
+            let held = try w8.run(clock: "@\(monday) 09:00:01", ["summary", "--send", "--if-due", "--json"])
+            #expect(held.status == 0, "\(held.stderr)")
+            #expect(held.stdout.contains("held: screen locked"), "\(held.stdout)")
+            #expect(try Self.everything(dunst) == 0)
+            let still = try w8.run(clock: "@\(monday) 10:00:01", ["summary", "--send", "--if-due"])
+            #expect(still.status == 0, "\(still.stderr)")
+            #expect(try Self.everything(dunst) == 0)
+
+            try logind.unlock()
+            let back = try w8.run(clock: "@\(monday) 11:00:01", ["summary", "--send", "--if-due"])
+            #expect(back.status == 0, "\(back.stderr)")
+            let shown = try Self.shown(dunst)
+            #expect(shown.count == 1 && shown.first?.hasPrefix("Your week: ") == true, "\(shown)")
+            #expect(try w8.run(clock: "@\(monday) 12:00:01", ["summary", "--send", "--if-due"]).status == 0)
+            #expect(try Self.shown(dunst).count == 1)
+        }
+    }
+
     @Test func heldWhileDunstIsPausedAndShownWhenItIsNot() throws {
         try Self.withSession { dunst, _, w8 in
             try dunst.setPaused(true)

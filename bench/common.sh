@@ -10,3 +10,40 @@ work=$(mktemp -d)
 row() {
     printf '%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" >>"$out/rows.tsv"
 }
+
+# in_private_session SCRIPT: unless already inside, runs SCRIPT again (with $w8) under its own Xvfb and a private
+# D-Bus session (dbus-run-session), with WORK its scratch directory, then exits; inside, returns at once.
+in_private_session() {
+    [ "${W8_BENCH_INNER:-}" = 1 ] && return
+    work=$(mktemp -d)
+    trap 'kill $xvfb 2>/dev/null || true; rm -rf "$work"' EXIT
+    exec 3>"$work/display"
+    Xvfb -displayfd 3 -nolisten tcp -screen 0 1024x768x24 >"$work/xvfb.log" 2>&1 &
+    xvfb=$!
+    for _ in $(seq 50); do [ -s "$work/display" ] && break; sleep 0.1; done
+    export DISPLAY=":$(head -1 "$work/display")" W8_BENCH_INNER=1 WORK=$work
+    dbus-run-session -- "$1" "$w8"
+    exit
+}
+
+# idle_switches DAEMON LOG: waits IDLE_SECONDS (default 60) beside a `sleep` peer, the first quarter (at most 2 s) to
+# let the daemon settle; prints "DAEMON_SWITCHES PEER_SWITCHES SECONDS", the voluntary and involuntary
+# context switches of all the daemon's threads and of the peer over the SECONDS measured. Fails when the daemon exited.
+idle_switches() {
+    local seconds=${IDLE_SECONDS:-60} settle measured peer d0 p0 d1 p1
+    settle=$(awk -v s="$seconds" 'BEGIN { x = s / 4; if (x > 2) x = 2; print x }')
+    measured=$(awk -v s="$seconds" -v t="$settle" 'BEGIN { print s - t }')
+    sleep $((seconds + 5)) &
+    peer=$!
+    sleep "$settle"
+    kill -0 "$1" 2>/dev/null || { echo "w8 daemon exited: $(cat "$2")" >&2; exit 1; }
+    d0=$(thread_switches "$1"); p0=$(thread_switches $peer)
+    sleep "$measured"
+    d1=$(thread_switches "$1"); p1=$(thread_switches $peer)
+    kill $peer 2>/dev/null || true
+    echo "$((d1 - d0)) $((p1 - p0)) $measured"
+}
+
+thread_switches() {  # total voluntary + involuntary context switches of every thread of $1
+    cat /proc/"$1"/task/*/status 2>/dev/null | awk '/ctxt_switches/ { n += $2 } END { print n + 0 }'
+}

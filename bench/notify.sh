@@ -9,17 +9,7 @@ set -euo pipefail
 . "$(dirname "$0")/common.sh"
 rmdir "$work"
 
-if [ "${W8_BENCH_INNER:-}" != 1 ]; then
-    work=$(mktemp -d)
-    trap 'kill $xvfb 2>/dev/null || true; rm -rf "$work"' EXIT
-    exec 3>"$work/display"
-    Xvfb -displayfd 3 -nolisten tcp -screen 0 1024x768x24 >"$work/xvfb.log" 2>&1 &
-    xvfb=$!
-    for _ in $(seq 50); do [ -s "$work/display" ] && break; sleep 0.1; done
-    export DISPLAY=":$(head -1 "$work/display")" W8_BENCH_INNER=1 WORK=$work
-    dbus-run-session -- "$0" "$w8"
-    exit
-fi
+in_private_session "$0"
 
 printf '[global]\n  stack_duplicates = false\n  history_length = 20\n' >"$WORK/dunstrc"
 dunst -config "$WORK/dunstrc" >"$WORK/dunst.log" 2>&1 &

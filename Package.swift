@@ -45,7 +45,9 @@ let package = Package(
         // What CCairo and CLibnotify share: a library's functions resolved with dlopen and dlsym, once per process.
         .target(name: "CDynamicLibrary", linkerSettings: [.linkedLibrary("dl")]),
         // The NotificationSink that posts real desktop notifications through libnotify, the one route to the server.
-        .target(name: "W8Libnotify", dependencies: ["W8Core", "W8Text", "CLibnotify"]),
+        .target(name: "W8Libnotify", dependencies: ["W8Core", "W8Text", "CLibnotify", "CW8X11"]),
+        // The X server's idle time (XSync's IDLETIME alarms) for the presence watch; libX11 and libXext dlopened.
+        .target(name: "CW8X11", dependencies: ["CDynamicLibrary"]),
         // Linux calls Glibc's Swift module does not export (timerfd, signalfd, eventfd, inotify, the signal mask,
         // SIGRTMIN) and stdout's flush, as small C wrappers; and one start-up trick in a file of its own, a thread
         // started on another CPU, or parked before main for that (thread_elsewhere.c, parked_thread.c;

@@ -60,7 +60,7 @@ public struct PresenceSignal: Sendable, Equatable {
     public var kind: String {
         if name.hasSuffix("LockedHint") { return "lock" }
         if name.hasSuffix("PrepareForSleep") { return "sleep" }
-        if name.hasSuffix("idle monitor") { return "idle" }
+        if name.contains("idle") { return "idle" }
         return "dnd"
     }
 }

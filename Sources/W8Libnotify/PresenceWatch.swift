@@ -1,4 +1,5 @@
 import CLibnotify
+import CW8X11
 import Foundation
 import Synchronization
 import W8Core
@@ -19,13 +20,14 @@ public final class PresenceWatch: Sendable {
 
     /// The signals, in the order `w8 doctor` lists them.
     static let names = [
-        Signal.locked, .sleep, .gnomeIdle, .gnomeBanners, .plasma, .dunst, .swaync, .mako, .xfce,
+        Signal.locked, .sleep, .gnomeIdle, .x11Idle, .gnomeBanners, .plasma, .dunst, .swaync, .mako, .xfce,
     ]
 
     enum Signal: String, Sendable {
         case locked = "logind LockedHint"
         case sleep = "logind PrepareForSleep"
         case gnomeIdle = "GNOME idle monitor"
+        case x11Idle = "X11 idle time"
         case gnomeBanners = "GNOME show-banners"
         case plasma = "Plasma Inhibited"
         case dunst = "dunst paused"
@@ -37,7 +39,7 @@ public final class PresenceWatch: Sendable {
             switch self {
             case .locked: .locked
             case .sleep: .suspended
-            case .gnomeIdle: .idle
+            case .gnomeIdle, .x11Idle: .idle
             case .gnomeBanners: .doNotDisturb("GNOME")
             case .plasma: .doNotDisturb("Plasma")
             case .dunst: .doNotDisturb("dunst")
@@ -167,6 +169,7 @@ private final class PresenceSources {
             watch.set(.locked, away: nil)
             watch.set(.sleep, away: nil)
         }
+        watchX11Idle()
         guard let session else {
             for signal in PresenceWatch.names where signal != .locked && signal != .sleep {
                 watch.set(signal, away: nil)
@@ -387,6 +390,38 @@ private final class PresenceSources {
                 Unmanaged.passUnretained(self).toOpaque(), nil, 0)
         }
         watch.set(.gnomeBanners, away: g_settings_get_boolean(settings, "show-banners") == 0)
+    }
+
+    /// The X server's idle time, in an X11 session (not under Wayland, where Xwayland sees only X clients' input):
+    /// XSync alarms at `away_after` and back below it, on the X connection's descriptor in this thread's loop.
+    func watchX11Idle() {
+        let environment = ProcessInfo.processInfo.environment
+        guard environment["DISPLAY"]?.isEmpty == false, environment["WAYLAND_DISPLAY"] == nil,
+            environment["XDG_SESSION_TYPE"] != "wayland"
+        else { return watch.set(.x11Idle, away: nil) }
+        let descriptor = cw8x11_idle_open(UInt(watch.awayAfter * 1000))
+        guard descriptor >= 0 else { return watch.set(.x11Idle, away: nil) }
+        watch.set(.x11Idle, away: cw8x11_idle_now() == 1)
+        _ = g_unix_fd_add(
+            descriptor, GIOCondition(rawValue: G_IO_IN.rawValue | G_IO_HUP.rawValue | G_IO_ERR.rawValue),
+            { _, _, data in
+                let sources = Unmanaged<PresenceSources>.fromOpaque(data!).takeUnretainedValue()
+                switch cw8x11_idle_dispatch() {
+                case 1: sources.watch.set(.x11Idle, away: true)
+                case 0: sources.watch.set(.x11Idle, away: false)
+                case -2:
+                    sources.watch.set(.x11Idle, away: nil)
+                    return 0
+                default: break
+                }
+                return 1
+            }, Unmanaged.passUnretained(self).toOpaque())
+        // Events that arrived while the alarms were made.
+        switch cw8x11_idle_dispatch() {
+        case 1: watch.set(.x11Idle, away: true)
+        case 0: watch.set(.x11Idle, away: false)
+        default: break
+        }
     }
 
     static let idleMonitor = "org.gnome.Mutter.IdleMonitor"

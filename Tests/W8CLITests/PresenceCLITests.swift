@@ -176,6 +176,30 @@ private let monday = TestClock.day(TestClock.daysBack(to: 2))
         }
     }
 
+    /// X11's idle time, on dunst's Xvfb: with `reminders.away_after` at one minute, a minute without input makes the
+    /// X server's IDLETIME alarm fire; the water reminders are held; a pointer's motion through XTest (`xdotool`)
+    /// ends it, and the held one comes.
+    @Test func heldWhileIdleOnX11ShownOnInput() throws {
+        try Self.withSession(["reminders.away_after": "1"]) { dunst, _, w8 in
+            w8.environment["DISPLAY"] = dunst.display
+            let move = { (x: String) in
+                let moved = try W8Sandbox.running(w8, through: ["xdotool", "mousemove", x, x])
+                #expect(moved.status == 0, "\(moved.stderr)")
+            }
+            try move("10")
+            let daemon = try Self.daemon(w8, from: "08:58:00", once: "X11 idle time here")
+            defer { daemon.stop() }
+            try daemon.waitForLog(": held: idle", timeout: 100)
+            #expect(!daemon.log.contains("(held, due"))
+
+            try move("200")
+            try daemon.waitForLog("(held, due 1 times): sent", timeout: 10)
+            let shown = try dunst.history().last
+            #expect(shown?.displayedBody.contains("while you were away.") == true, "\(String(describing: shown))")
+            #expect(daemon.stop() == 0)
+        }
+    }
+
     @Test func heldWhileDunstIsPausedAndShownWhenItIsNot() throws {
         try Self.withSession { dunst, _, w8 in
             try dunst.setPaused(true)

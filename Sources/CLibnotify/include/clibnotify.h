@@ -60,6 +60,7 @@ typedef enum { G_BUS_TYPE_SYSTEM = 1, G_BUS_TYPE_SESSION = 2 } GBusType;
 typedef enum { G_DBUS_CALL_FLAGS_NONE = 0, G_DBUS_CALL_FLAGS_NO_AUTO_START = 1 } GDBusCallFlags;
 typedef enum { G_DBUS_SIGNAL_FLAGS_NONE = 0 } GDBusSignalFlags;
 typedef enum { G_BUS_NAME_WATCHER_FLAGS_NONE = 0 } GBusNameWatcherFlags;
+typedef enum { G_IO_IN = 1, G_IO_ERR = 8, G_IO_HUP = 16 } GIOCondition;
 typedef enum { G_LOG_LEVEL_WARNING = 1 << 4 } GLogLevelFlags;
 
 /// The codes of G_DBUS_ERROR that W8Libnotify tells apart.
@@ -104,6 +105,7 @@ typedef void (*GBusNameAppearedCallback)(GDBusConnection *connection, const gcha
                                          gpointer user_data);
 typedef void (*GBusNameVanishedCallback)(GDBusConnection *connection, const gchar *name, gpointer user_data);
 typedef gboolean (*GSourceFunc)(gpointer user_data);
+typedef gboolean (*GUnixFDSourceFunc)(gint fd, GIOCondition condition, gpointer user_data);
 typedef void (*GCallback)(void);
 typedef void (*NotifyActionCallback)(NotifyNotification *notification, char *action, gpointer user_data);
 
@@ -197,6 +199,8 @@ typedef void (*NotifyActionCallback)(NotifyNotification *notification, char *act
       (instance, detailed_signal, handler, data, destroy_data, connect_flags))                                        \
     F(guint, g_timeout_add_seconds, (guint interval, GSourceFunc function, gpointer data), (interval, function, data)) \
     F(gboolean, g_source_remove, (guint tag), (tag))                                                                  \
+    F(guint, g_unix_fd_add, (gint fd, GIOCondition condition, GUnixFDSourceFunc function, gpointer user_data),      \
+      (fd, condition, function, user_data))                                                                           \
     F(GMainContext *, g_main_context_default, (void), ())                                                             \
     V(g_main_context_wakeup, (GMainContext * context), (context))                                                     \
     F(gboolean, g_main_context_iteration, (GMainContext * context, gboolean may_block), (context, may_block))

@@ -58,7 +58,8 @@ public final class PresenceWatch: Sendable {
 
     /// - Parameters:
     ///   - awayAfter: the seconds without input after which the person is idle.
-    ///   - changed: called on the libnotify thread whenever the person goes away or comes back.
+    ///   - changed: called on the libnotify thread whenever the person goes away or comes back, or a source appears
+    ///     or vanishes.
     public init(
         awayAfter: TimeInterval, clock: @escaping @Sendable () -> Date, changed: @escaping @Sendable () -> Void = {}
     ) {
@@ -122,6 +123,7 @@ public final class PresenceWatch: Sendable {
     func set(_ signal: Signal, away: Bool?) {
         let moved = readings.withLock { readings -> Bool in
             let before = readings[signal]?.away != nil
+            let wasReadable = readings[signal]?.readable == true
             var reading = readings[signal] ?? Reading()
             reading.readable = away != nil
             if away == true {
@@ -132,7 +134,8 @@ public final class PresenceWatch: Sendable {
                 reading.since = nil
             }
             readings[signal] = reading
-            return before != (reading.away != nil)
+            // A source that appears or vanishes counts too: a server that restarted may take what is held.
+            return before != (reading.away != nil) || wasReadable != reading.readable
         }
         if moved { changed() }
     }

@@ -220,6 +220,21 @@ private let monday = TestClock.day(TestClock.daysBack(to: 2))
         }
     }
 
+    /// A server that restarts is followed: the name watch reads the new dunst, which is not paused, so what was held
+    /// while the old one was paused is shown on the new one.
+    @Test func aRestartedServerIsReadAgain() throws {
+        try Self.withSession { dunst, _, w8 in
+            try dunst.setPaused(true)
+            let daemon = try Self.daemon(w8, from: "08:58:00", once: "dunst paused away")
+            defer { daemon.stop() }
+            try daemon.waitForLog("hydration@\(monday)T09:00: held: do not disturb (dunst)", timeout: 10)
+            try dunst.restartServer()
+            try daemon.waitForLog("hydration@\(monday)T09:00 (held, due 1 times): sent", timeout: 10)
+            #expect(try Self.shown(dunst) == ["Drink some water"])
+            #expect(daemon.stop() == 0)
+        }
+    }
+
     @Test func heldWhileSuspendedAndShownOnResume() throws {
         try Self.withSession { dunst, logind, w8 in
             let daemon = try Self.daemon(w8, from: "08:58:00", once: "presence: logind LockedHint here")

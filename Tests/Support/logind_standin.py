@@ -22,6 +22,7 @@ and answers one JSON command per stdin line with {"ok": true} or {"ok": false, "
   {"cmd": "quit"}
 """
 import argparse
+import ctypes
 import json
 import os
 import signal
@@ -56,6 +57,13 @@ SYSTEM_CONFIG = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Con
 <policy context="default"><allow user="*"/><allow own="*"/><allow send_destination="*"/>
 <allow receive_sender="*"/></policy></busconfig>
 """
+
+
+def bus_child_setup():
+    """In the bus's child before exec: no signal blocked (a test process may block SIGTERM, and its children
+    inherit the mask: the bus then outlived every stop), and SIGKILL when this script dies (PR_SET_PDEATHSIG)."""
+    signal.pthread_sigmask(signal.SIG_SETMASK, [])
+    ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)
 
 
 def emit(value):
@@ -118,6 +126,8 @@ def main():
     parser.add_argument("--dir", required=True)
     parser.add_argument("--bus")
     options = parser.parse_args()
+    # SIGTERM must reach this script and its bus, whatever mask the test process handed down.
+    signal.pthread_sigmask(signal.SIG_SETMASK, [])
     bus_process = None
     address = options.bus
     if address is None:
@@ -130,7 +140,7 @@ def main():
         log = open(os.path.join(options.dir, "system-bus.log"), "w")
         bus_process = subprocess.Popen(
             ["dbus-daemon", "--config-file", config, "--nofork", "--nosyslog"], stdout=log, stderr=log,
-            start_new_session=True)
+            start_new_session=True, preexec_fn=bus_child_setup)
         deadline = time.monotonic() + 20
         while not os.path.exists(socket_path):
             if bus_process.poll() is not None or time.monotonic() > deadline:
@@ -187,7 +197,11 @@ def main():
     connection.close_sync(None)
     if bus_process is not None:
         bus_process.terminate()
-        bus_process.wait(5)
+        try:
+            bus_process.wait(5)
+        except subprocess.TimeoutExpired:
+            bus_process.kill()
+            bus_process.wait(5)
     return 0
 
 

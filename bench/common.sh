@@ -47,3 +47,15 @@ idle_switches() {
 thread_switches() {  # total voluntary + involuntary context switches of every thread of $1
     cat /proc/"$1"/task/*/status 2>/dev/null | awk '/ctxt_switches/ { n += $2 } END { print n + 0 }'
 }
+
+# start_dunst CONFIG: starts dunst with CONFIG on this session's bus, its pid in $dunst, and returns once it owns
+# org.freedesktop.Notifications (at most 5 s).
+start_dunst() {
+    dunst -config "$1" >"$WORK/dunst.log" 2>&1 &
+    dunst=$!
+    for _ in $(seq 100); do
+        gdbus call --session --dest org.freedesktop.DBus --object-path /org/freedesktop/DBus \
+            --method org.freedesktop.DBus.NameHasOwner org.freedesktop.Notifications 2>/dev/null | grep -q true && break
+        sleep 0.05
+    done
+}

@@ -11,18 +11,12 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 in_private_session "$0"
 
-dunst -config /dev/null >"$WORK/dunst.log" 2>&1 &
-dunst=$!
+start_dunst /dev/null
 mkdir -p "$WORK/logind"
 exec 4> >(exec /usr/bin/python3 "$here/../Tests/Support/logind_standin.py" --dir "$WORK/logind" >"$WORK/logind.out")
 for _ in $(seq 100); do grep -q ready "$WORK/logind.out" 2>/dev/null && break; sleep 0.05; done
 system=$(sed -n 's/.*"address": "\([^"]*\)".*/\1/p' "$WORK/logind.out")
 trap 'kill $dunst $daemon 2>/dev/null || true; exec 4>&-' EXIT
-for _ in $(seq 100); do
-    gdbus call --session --dest org.freedesktop.DBus --object-path /org/freedesktop/DBus \
-        --method org.freedesktop.DBus.NameHasOwner org.freedesktop.Notifications 2>/dev/null | grep -q true && break
-    sleep 0.05
-done
 
 home=$WORK/home
 HOME=$home XDG_DATA_HOME=$home/data XDG_CONFIG_HOME=$home/config DBUS_SYSTEM_BUS_ADDRESS=$system \

@@ -12,14 +12,8 @@ rmdir "$work"
 in_private_session "$0"
 
 printf '[global]\n  stack_duplicates = false\n  history_length = 20\n' >"$WORK/dunstrc"
-dunst -config "$WORK/dunstrc" >"$WORK/dunst.log" 2>&1 &
-dunst=$!
+start_dunst "$WORK/dunstrc"
 trap 'kill $dunst 2>/dev/null || true' EXIT
-for _ in $(seq 100); do
-    gdbus call --session --dest org.freedesktop.DBus --object-path /org/freedesktop/DBus \
-        --method org.freedesktop.DBus.NameHasOwner org.freedesktop.Notifications 2>/dev/null | grep -q true && break
-    sleep 0.05
-done
 
 # A template home: goal 160 from 180, so that every `w8 add 175` crosses 25%. Each run starts from a copy.
 home=$WORK/home

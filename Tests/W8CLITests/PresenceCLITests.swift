@@ -34,6 +34,14 @@ private let monday = TestClock.day(TestClock.daysBack(to: 2))
         return daemon
     }
 
+    /// The daemon from 08:58 with dunst paused, once it has held the 09:00 water reminder for that.
+    static func heldWhilePaused(_ dunst: DunstSession, _ w8: W8Sandbox) throws -> DaemonProcess {
+        try dunst.setPaused(true)
+        let daemon = try Self.daemon(w8, from: "08:58:00", once: "dunst paused away")
+        try daemon.waitForLog("hydration@\(monday)T09:00: held: do not disturb (dunst)", timeout: 10)
+        return daemon
+    }
+
     /// Every notification dunst holds or held: on screen, waiting, or in its history.
     static func everything(_ dunst: DunstSession) throws -> Int {
         try dunst.onScreenCount() + dunst.count("history")
@@ -202,10 +210,8 @@ private let monday = TestClock.day(TestClock.daysBack(to: 2))
 
     @Test func heldWhileDunstIsPausedAndShownWhenItIsNot() throws {
         try Self.withSession { dunst, _, w8 in
-            try dunst.setPaused(true)
-            let daemon = try Self.daemon(w8, from: "08:58:00", once: "dunst paused away")
+            let daemon = try Self.heldWhilePaused(dunst, w8)
             defer { daemon.stop() }
-            try daemon.waitForLog("hydration@\(monday)T09:00: held: do not disturb (dunst)", timeout: 10)
             #expect(try Self.everything(dunst) == 0)
             try dunst.setPaused(false)
             try daemon.waitForLog("hydration@\(monday)T09:00 (held, due 1 times): sent", timeout: 10)
@@ -224,10 +230,8 @@ private let monday = TestClock.day(TestClock.daysBack(to: 2))
     /// while the old one was paused is shown on the new one.
     @Test func aRestartedServerIsReadAgain() throws {
         try Self.withSession { dunst, _, w8 in
-            try dunst.setPaused(true)
-            let daemon = try Self.daemon(w8, from: "08:58:00", once: "dunst paused away")
+            let daemon = try Self.heldWhilePaused(dunst, w8)
             defer { daemon.stop() }
-            try daemon.waitForLog("hydration@\(monday)T09:00: held: do not disturb (dunst)", timeout: 10)
             try dunst.restartServer()
             try daemon.waitForLog("hydration@\(monday)T09:00 (held, due 1 times): sent", timeout: 10)
             #expect(try Self.shown(dunst) == ["Drink some water"])

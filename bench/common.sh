@@ -59,3 +59,56 @@ start_dunst() {
         sleep 0.05
     done
 }
+
+# milestone_home DIR: makes DIR the home (HOME, XDG_DATA_HOME and XDG_CONFIG_HOME, exported) of a journey whose every
+# `w8 add 175` crosses 25 % of the goal (160 from 180), and sets $reset, the shell command that puts its database
+# back before each run.
+milestone_home() {
+    local db=$1/data/w8trackr/w8trackr.sqlite
+    export HOME=$1 XDG_DATA_HOME=$1/data XDG_CONFIG_HOME=$1/config
+    "$w8" add 180 --date 2026-01-01 >/dev/null
+    "$w8" goal 160 --date 2026-01-01 >/dev/null
+    sqlite3 "$db" "PRAGMA wal_checkpoint(TRUNCATE);" >/dev/null
+    # As any earlier w8 leaves the home: w8 keeps the emptied WAL and its index beside the database (sqlite3, closing
+    # last, removed them), and the integrity stamp of the last changing command that checked the file (README, "Where
+    # the data lives"): `goal` again, the same journey, checks the file sqlite3 changed and records it. Each run starts
+    # from copies of the four files, their times kept (cp -p) and the database's inode too (cp onto the same file), so
+    # that the stamp still describes them, as it does after any w8 run; without -p every run paid the whole-file check.
+    "$w8" goal 160 --date 2026-01-01 >/dev/null
+    "$w8" status >/dev/null
+    for f in "" -wal -shm .checked; do cp -p "$db$f" "$WORK/template.sqlite$f"; done
+    reset="cp -p $WORK/template.sqlite $db && cp -p $WORK/template.sqlite-wal $db-wal && cp -p \
+$WORK/template.sqlite-shm $db-shm && cp -p $WORK/template.sqlite.checked $db.checked"
+}
+
+# posted_text [LANG]: adds the weight from the milestone home, under LANG when given, and prints what dunst showed
+# as "summary<TAB>body".
+posted_text() {
+    eval "$reset"
+    local posted
+    posted=$(env ${1:+LANG=$1} "$w8" add 175 --json)
+    grep -q '"notified": "25"' <<<"$posted" || { echo "w8 add ${1:-} did not post through dunst: $posted" >&2; exit 1; }
+    dunstctl close-all
+    sleep 0.2
+    dunstctl history | python3 -c '
+import json, sys
+n = json.load(sys.stdin)["data"][0][0]
+print(n["summary"]["data"] + "\t" + n["body"]["data"])'
+}
+
+# milestone_peer [LANG]: the `notify-send` command that posts what `w8 add 175` posts from the milestone home (under
+# LANG when given): app name, text, icon, category, urgency and desktop entry, so that dunst does the same work for
+# both (an icon name it searches the themes for, or the file w8 found, as LibnotifyNotificationSink.resolveIcon finds
+# the 48 px PNG first).
+milestone_peer() {
+    local text summary body icon=w8trackr dir
+    text=$(posted_text "$@")
+    summary=${text%%$'\t'*} body=${text#*$'\t'}
+    [ -n "$summary" ] || { echo "dunst kept no history of the milestone" >&2; exit 1; }
+    for dir in "$XDG_DATA_HOME" $(tr ':' ' ' <<<"${XDG_DATA_DIRS:-/usr/local/share:/usr/share}"); do
+        dir=$dir/icons/hicolor/48x48/apps/w8trackr.png
+        [ -f "$dir" ] && { icon=$dir; break; }
+    done
+    printf 'notify-send -a W8Trackr -i %q -c x-w8trackr.milestone -u normal -h string:desktop-entry:w8trackr %q %q' \
+        "$icon" "$summary" "$body"
+}

@@ -45,7 +45,7 @@ INSTALLED := $(BINDIR)/w8 $(addprefix $(USERUNITDIR)/,$(UNITS)) $(DATADIR)/appli
 # The one place the version lives is Sources/w8/W8.swift (`w8 --version`); the packaging recipes are checked against it.
 VERSION := $(shell sed -n 's/^ *static let version = "\(.*\)"$$/\1/p' Sources/w8/W8.swift)
 
-.PHONY: all deps test-deps build run catalogs pot po-update test test-clock-moved check-real-health test-desktops soak bench clean release install install-files uninstall dist deb rpm packaging-test format \
+.PHONY: all deps test-deps build run catalogs pot po-update test test-clock-moved check-real-health test-desktops soak bench profile clean release install install-files uninstall dist deb rpm packaging-test format \
 	lint fuzz fuzz-smoke fuzz-build test-sanitize test-tsan
 
 all: build
@@ -199,6 +199,12 @@ packaging-test: deb
 bench: test-deps catalogs
 	$(MAKE) release
 	./bench/all.sh $(PKG_BIN)
+
+# Where the start of each command goes (issue 40), for the same binary: perf stat beside the bars' peers, and perf
+# record of status and add; reports only, in artifacts/profile/profile.txt (bench/README.md, bench/profile.sh).
+profile: test-deps catalogs
+	$(MAKE) release
+	./bench/profile.sh $(PKG_BIN)
 
 # The toolchain's swift-format, with the rules in .swift-format.
 FORMAT_PATHS := Sources Tests Package.swift Fuzz/Package.swift Fuzz/Sources

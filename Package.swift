@@ -45,7 +45,7 @@ let package = Package(
         // What CCairo and CLibnotify share: a library's functions resolved with dlopen and dlsym, once per process.
         .target(name: "CDynamicLibrary", linkerSettings: [.linkedLibrary("dl")]),
         // The NotificationSink that posts real desktop notifications through libnotify, the one route to the server.
-        .target(name: "W8Libnotify", dependencies: ["W8Core", "W8Text", "CLibnotify", "CW8X11"]),
+        .target(name: "W8Libnotify", dependencies: ["W8Core", "W8Text", "CLibnotify", "CW8Linux", "CW8X11"]),
         // The X server's idle time (XSync's IDLETIME alarms) for the presence watch; libX11 and libXext dlopened.
         .target(name: "CW8X11", dependencies: ["CDynamicLibrary"]),
         // Linux calls Glibc's Swift module does not export (timerfd, signalfd, eventfd, inotify, the signal mask,

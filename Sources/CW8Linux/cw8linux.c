@@ -1,10 +1,13 @@
+#define _GNU_SOURCE  // pipe2
 #include "cw8linux.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <sys/eventfd.h>
 #include <sys/inotify.h>
+#include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/timerfd.h>
 #include <time.h>
@@ -90,6 +93,37 @@ int cw8_signalfd_read(int fd) {
         return -1;
     }
     return (int)info.ssi_signo;
+}
+
+int cw8_spawn_tied(const char *path, char *const argv[], int *output) {
+    int ends[2];
+    if (pipe2(ends, O_CLOEXEC) != 0) return -1;
+    pid_t parent = getpid();
+    pid_t pid = fork();
+    if (pid != 0) {
+        int saved = errno;
+        close(ends[1]);
+        if (pid < 0) {
+            close(ends[0]);
+            errno = saved;
+            return -1;
+        }
+        fcntl(ends[0], F_SETFL, O_NONBLOCK);
+        *output = ends[0];
+        return pid;
+    }
+    // The child: nothing here may take a lock another thread of the parent held at the fork.
+    if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || getppid() != parent) _exit(127);
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    signal(SIGPIPE, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    signal(SIGINT, SIG_DFL);
+    int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (null < 0 || dup2(null, 0) < 0 || dup2(ends[1], 1) < 0 || dup2(ends[1], 2) < 0) _exit(127);
+    execv(path, argv);
+    _exit(127);
 }
 
 int cw8_sigrtmin(void) {

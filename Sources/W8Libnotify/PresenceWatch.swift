@@ -1,4 +1,5 @@
 import CLibnotify
+import CW8Linux
 import CW8X11
 import Foundation
 import Synchronization
@@ -7,7 +8,8 @@ import W8Core
 /// Whether the person is at the screen, read from the desktop's own signals (issue 39): logind's `LockedHint` and
 /// `PrepareForSleep` on the system bus; on the session bus, the Do Not Disturb of dunst (`paused`), swaync
 /// (`GetDnd`), Plasma (`Inhibited`), mako (its `do-not-disturb` mode), xfce4-notifyd (xfconf `/do-not-disturb`) and
-/// GNOME (`show-banners`), and GNOME's idle monitor. Event-driven: every signal is a `PropertiesChanged`, a signal
+/// GNOME (`show-banners`); and idle time from GNOME's idle monitor, the X server, or a `swayidle` child under other
+/// Wayland compositors (sway, KWin). Event-driven: every signal is a `PropertiesChanged`, a signal
 /// of its own or a name watch, dispatched by the libnotify thread's loop, which sleeps in `poll()` between them.
 /// mako 1.7 has no signal for its modes: they are read when a reminder falls due, and once a minute only while
 /// its Do Not Disturb holds.
@@ -20,7 +22,8 @@ public final class PresenceWatch: Sendable {
 
     /// The signals, in the order `w8 doctor` lists them.
     static let names = [
-        Signal.locked, .sleep, .gnomeIdle, .x11Idle, .gnomeBanners, .plasma, .dunst, .swaync, .mako, .xfce,
+        Signal.locked, .sleep, .gnomeIdle, .x11Idle, .waylandIdle, .gnomeBanners, .plasma, .dunst, .swaync, .mako,
+        .xfce,
     ]
 
     enum Signal: String, Sendable {
@@ -28,6 +31,7 @@ public final class PresenceWatch: Sendable {
         case sleep = "logind PrepareForSleep"
         case gnomeIdle = "GNOME idle monitor"
         case x11Idle = "X11 idle time"
+        case waylandIdle = "Wayland idle timeout (swayidle)"
         case gnomeBanners = "GNOME show-banners"
         case plasma = "Plasma Inhibited"
         case dunst = "dunst paused"
@@ -39,7 +43,7 @@ public final class PresenceWatch: Sendable {
             switch self {
             case .locked: .locked
             case .sleep: .suspended
-            case .gnomeIdle, .x11Idle: .idle
+            case .gnomeIdle, .x11Idle, .waylandIdle: .idle
             case .gnomeBanners: .doNotDisturb("GNOME")
             case .plasma: .doNotDisturb("Plasma")
             case .dunst: .doNotDisturb("dunst")
@@ -52,16 +56,17 @@ public final class PresenceWatch: Sendable {
 
     let awayAfter: TimeInterval
     let clock: @Sendable () -> Date
-    let changed: @Sendable () -> Void
+    let changed: @Sendable ([PresenceSignal]) -> Void
     private let readings = Mutex<[Signal: Reading]>([:])
     private let started = Mutex(false)
 
     /// - Parameters:
     ///   - awayAfter: the seconds without input after which the person is idle.
     ///   - changed: called on the libnotify thread whenever the person goes away or comes back, or a source appears
-    ///     or vanishes.
+    ///     or vanishes, with every signal as `signals()` gives them.
     public init(
-        awayAfter: TimeInterval, clock: @escaping @Sendable () -> Date, changed: @escaping @Sendable () -> Void = {}
+        awayAfter: TimeInterval, clock: @escaping @Sendable () -> Date,
+        changed: @escaping @Sendable ([PresenceSignal]) -> Void = { _ in }
     ) {
         self.awayAfter = awayAfter
         self.clock = clock
@@ -69,9 +74,11 @@ public final class PresenceWatch: Sendable {
     }
 
     /// Reads every signal once and watches them from now on; returns when the first readings are in.
-    public func start(deadline: TimeInterval = 10) throws(LibnotifyError) {
+    /// - Parameter idleChild: whether a `swayidle` child may watch idle time under Wayland; a one-shot run starts
+    ///   none, since a new child's idle time starts at nought and could never say idle.
+    public func start(deadline: TimeInterval = 10, idleChild: Bool = true) throws(LibnotifyError) {
         try LibnotifyThread.process.run(deadline: deadline) { [self] _ in
-            let sources = PresenceSources(watch: self)
+            let sources = PresenceSources(watch: self, idleChild: idleChild)
             PresenceSources.current = sources
             sources.start()
         }
@@ -83,7 +90,7 @@ public final class PresenceWatch: Sendable {
             defer { started = true }
             return !started
         }
-        if first { try? start() }
+        if first { try? start(idleChild: false) }
         return presence()
     }
 
@@ -137,10 +144,12 @@ public final class PresenceWatch: Sendable {
             // A source that appears or vanishes counts too: a server that restarted may take what is held.
             return before != (reading.away != nil) || wasReadable != reading.readable
         }
-        if moved { changed() }
+        if moved { changed(signals()) }
     }
 
     func isAway(_ signal: Signal) -> Bool { readings.withLock { $0[signal]?.away != nil } }
+
+    func isReadable(_ signal: Signal) -> Bool { readings.withLock { $0[signal]?.readable == true } }
 }
 
 /// The connections and watches behind a `PresenceWatch`, made and used on the libnotify thread only, and kept for
@@ -159,9 +168,14 @@ private final class PresenceSources {
     var makoTimer: UInt32 = 0
     /// The session whose `LockedHint` is watched.
     var sessionPath: String?
+    /// Whether a `swayidle` child may be started; the one started, and its output not yet read as lines.
+    let idleChild: Bool
+    var swayidle: (pid: pid_t, output: Int32)?
+    var swayidleOutput: [UInt8] = []
 
-    init(watch: PresenceWatch) {
+    init(watch: PresenceWatch, idleChild: Bool) {
         self.watch = watch
+        self.idleChild = idleChild
         session = Bus.connect(G_BUS_TYPE_SESSION)
     }
 
@@ -173,8 +187,9 @@ private final class PresenceSources {
             watch.set(.sleep, away: nil)
         }
         watchX11Idle()
+        watchWaylandIdle()
         guard let session else {
-            for signal in PresenceWatch.names where signal != .locked && signal != .sleep {
+            for signal in PresenceWatch.names where ![.locked, .sleep, .x11Idle, .waylandIdle].contains(signal) {
                 watch.set(signal, away: nil)
             }
             return
@@ -425,6 +440,89 @@ private final class PresenceSources {
         case 0: watch.set(.x11Idle, away: false)
         default: break
         }
+    }
+
+    /// What the `swayidle` child's commands print when the session becomes idle and when input comes back.
+    static let idleLine = "w8-idle"
+    static let activeLine = "w8-active"
+
+    /// Idle time under a Wayland compositor that offers an idle protocol (`ext-idle-notify-v1`, or KDE's
+    /// `org_kde_kwin_idle`, which sway 1.7 and KWin have): a `swayidle` child, as Safe Eyes runs it, with one
+    /// timeout at `away_after` whose commands print a line to this thread, and no configuration of the person's
+    /// (`-C /dev/null`: their own swayidle's lock commands do not run twice). It dies with this thread
+    /// (`cw8_spawn_tied`). Readable once it says it registered the timeout (`-d`); a compositor without the protocol
+    /// (GNOME's Mutter) makes it exit at once, and the signal stays unreadable. Its idle time starts at nought.
+    func watchWaylandIdle() {
+        let environment = ProcessInfo.processInfo.environment
+        guard idleChild, environment["WAYLAND_DISPLAY"]?.isEmpty == false,
+            let path = Self.executable("swayidle", in: environment["PATH"] ?? "/usr/bin:/bin")
+        else { return watch.set(.waylandIdle, away: nil) }
+        let seconds = max(1, Int(watch.awayAfter.rounded()))
+        let arguments = [
+            path, "-C", "/dev/null", "-d", "-w", "timeout", String(seconds), "echo \(Self.idleLine)", "resume",
+            "echo \(Self.activeLine)",
+        ]
+        var argv = arguments.map { strdup($0) } + [nil]
+        var output: Int32 = -1
+        let pid = cw8_spawn_tied(path, &argv, &output)
+        for argument in argv { free(argument) }
+        guard pid > 0 else { return watch.set(.waylandIdle, away: nil) }
+        swayidle = (pid, output)
+        // The first reading, so that `start` returns with it: the timeout registered, or the child gone.
+        let until = Date().addingTimeInterval(2)
+        while swayidle != nil, !watch.isReadable(.waylandIdle), Date() < until {
+            var descriptor = pollfd(fd: output, events: Int16(POLLIN), revents: 0)
+            _ = poll(&descriptor, 1, Int32(max(1, until.timeIntervalSinceNow * 1000)))
+            readSwayidle()
+        }
+        guard swayidle != nil else { return }
+        _ = g_unix_fd_add(
+            output, GIOCondition(rawValue: G_IO_IN.rawValue | G_IO_HUP.rawValue | G_IO_ERR.rawValue),
+            { _, _, data in
+                let sources = Unmanaged<PresenceSources>.fromOpaque(data!).takeUnretainedValue()
+                sources.readSwayidle()
+                return sources.swayidle == nil ? 0 : 1
+            }, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    /// Reads what the `swayidle` child printed, line by line; at its end, reaps it and the signal is unreadable.
+    func readSwayidle() {
+        guard let child = swayidle else { return }
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = read(child.output, &chunk, chunk.count)
+            if count > 0 {
+                swayidleOutput += chunk[..<count]
+                while let end = swayidleOutput.firstIndex(of: UInt8(ascii: "\n")) {
+                    let line = String(decoding: swayidleOutput[..<end], as: UTF8.self)
+                    swayidleOutput.removeSubrange(...end)
+                    switch line {
+                    case Self.idleLine: watch.set(.waylandIdle, away: true)
+                    case Self.activeLine: watch.set(.waylandIdle, away: false)
+                    default:
+                        if line.contains("] Register with timeout:") || line.contains("] Not enabling timeouts") {
+                            watch.set(.waylandIdle, away: watch.isAway(.waylandIdle))
+                        }
+                    }
+                }
+            } else if count < 0, errno == EINTR {
+                continue
+            } else if count < 0, errno == EAGAIN {
+                return
+            } else {
+                close(child.output)
+                var status: Int32 = 0
+                while waitpid(child.pid, &status, 0) < 0, errno == EINTR {}
+                swayidle = nil
+                swayidleOutput = []
+                return watch.set(.waylandIdle, away: nil)
+            }
+        }
+    }
+
+    /// The first executable file named `name` in `path`'s directories.
+    static func executable(_ name: String, in path: String) -> String? {
+        path.split(separator: ":").lazy.map { "\($0)/\(name)" }.first { access($0, X_OK) == 0 }
     }
 
     static let idleMonitor = "org.gnome.Mutter.IdleMonitor"

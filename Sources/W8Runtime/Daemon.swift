@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import W8App
 import W8Core
 import W8Libnotify
@@ -29,9 +30,15 @@ extension Runtime {
         let sink = runtime.sink()
         let inbox = NotificationActionInbox(wake: { waiter.wake() })
         sink.onAction { inbox.push($0) }
+        let started = Atomic(false)
         let presence = PresenceWatch(
             awayAfter: TimeInterval(try runtime.settings().reminders.awayAfter * 60), clock: Runtime.clock,
-            changed: { waiter.wake() })
+            changed: { signals in
+                // Each change once started, in the journal: the first readings are the line below.
+                if started.load(ordering: .acquiring) { log("presence now: \(PresenceWatch.describe(signals))") }
+                waiter.wake()
+            })
+        defer { started.store(true, ordering: .releasing) }
         do {
             try presence.start()
             log("presence: \(PresenceWatch.describe(presence.signals()))")

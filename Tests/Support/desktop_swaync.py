@@ -33,6 +33,8 @@ JSON line that has "ok" (and "error" when it is false):
   {"cmd": "screenshot", "path": P}  the whole output as a PNG (grim)
   {"cmd": "dnd", "on": B}    Do Not Disturb on or off as a person sets it, with `swaync-client -d` (toggle), run as
                              USER; answers once GetDnd says B
+  {"cmd": "activity"}       the virtual pointer moves a pixel and back: input, which ends sway's idle time (the
+                             idle timeouts that swayidle registers)
   {"cmd": "tree"}            (debugging) swaync's accessible trees, window by window
   {"cmd": "quit"}            stops everything it started and exits 0; so do EOF, SIGTERM and SIGINT.
 The plumbing (child processes, the private bus, the bus monitor, AT-SPI reads, the command loop) is
@@ -176,6 +178,10 @@ class Desktop(AtspiDesktop):
     def handle(self, command):
         if command.get("cmd") == "dnd":
             return self.set_dnd(bool(command["on"]))
+        if command.get("cmd") == "activity":
+            self.pointer.move(1, HEIGHT - 1)
+            self.park_pointer()
+            return {}
         return super().handle(command)
 
     def set_dnd(self, on):

@@ -94,10 +94,30 @@ private let monday = TestClock.day(TestClock.daysBack(to: 2))
         #expect(daemon.stop() == 0)
     }
 
-    /// GNOME's idle: with `reminders.away_after` at one minute, a minute without input (none reaches the headless
-    /// shell) makes Mutter's idle monitor fire; reminders are held; a pointer's motion ends it, and they come.
-    @Test func heldWhileIdleOnGNOMEShownOnInput() throws {
-        let desktop = try DesktopSession(.gnome)
+    /// The `swayidle` children that watch idle time for a w8 on the sway whose runtime directory is `runtime`.
+    static func swayidleChildren(runtime: String) -> [String] {
+        let pids = (try? FileManager.default.contentsOfDirectory(atPath: "/proc"))?.filter { Int($0) != nil } ?? []
+        return pids.filter { pid in
+            guard let arguments = try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8),
+                arguments.hasPrefix("/usr/bin/swayidle\0-C\0/dev/null"),
+                let environment = try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/environ"))
+            else { return false }
+            return environment.split(separator: 0).contains(Data("XDG_RUNTIME_DIR=\(runtime)".utf8))
+        }
+    }
+
+    /// Where each desktop's idle time is read, as the daemon's log names it.
+    static let idleSignals: [DesktopSession.Kind: String] = [
+        .gnome: "GNOME idle monitor", .swaync: "Wayland idle timeout (swayidle)",
+    ]
+
+    /// Idle: with `reminders.away_after` at one minute, a minute without input (none reaches the headless desktop)
+    /// makes Mutter's idle monitor fire on GNOME, and the daemon's `swayidle` child say idle on sway; reminders are
+    /// held; a virtual pointer's motion ends it, and they come, once. On sway the child ends with the daemon.
+    @Test(arguments: [DesktopSession.Kind.gnome, .swaync])
+    func heldWhileIdleShownOnInput(kind: DesktopSession.Kind) throws {
+        let signal = try #require(Self.idleSignals[kind])
+        let desktop = try DesktopSession(kind)
         defer { desktop.stop() }
         let logind = try LogindStandIn()
         defer { logind.stop() }
@@ -106,7 +126,10 @@ private let monday = TestClock.day(TestClock.daysBack(to: 2))
         try desktop.command(["cmd": "activity"])
         let daemon = try DaemonProcess(w8, fakeStart: "\(monday) 08:58:00 x60")
         defer { daemon.stop() }
-        try daemon.waitForLog("GNOME idle monitor here", timeout: 15)
+        try daemon.waitForLog("\(signal) here", timeout: 15)
+        // The sway harness names its runtime directory; GNOME's has its own, which no swayidle names.
+        let runtime = desktop.environment["XDG_RUNTIME_DIR"] ?? w8.environment["XDG_RUNTIME_DIR"] ?? ""
+        #expect(Self.swayidleChildren(runtime: runtime).count == (kind == .swaync ? 1 : 0))
         try daemon.waitForLog(": held: idle", timeout: 120)
         try shot(desktop, "idle")
         #expect(Self.releases(daemon.log) == 0)
@@ -116,12 +139,15 @@ private let monday = TestClock.day(TestClock.daysBack(to: 2))
         let deadline = Date().addingTimeInterval(15)
         while Self.releases(daemon.log) < 1, Date() < deadline { usleep(200_000) }
         #expect(Self.releases(daemon.log) == 1, "\(daemon.log)")
-        // It replaces the water reminder still open, if any: the shell holds one that says it was held.
+        // It replaces the water reminder still open, if any: GNOME Shell holds one that says it was held.
         let shown = try desktop.waitForNotification("Drink some water") {
             ($0["body"] as? String)?.contains("while you were away.") == true
         }
         #expect((shown["body"] as? String)?.contains(" since ") == true, "\(shown)")
         try shot(desktop, "idle-back")
         #expect(daemon.stop() == 0)
+        let gone = Date().addingTimeInterval(5)
+        while !Self.swayidleChildren(runtime: runtime).isEmpty, Date() < gone { usleep(100_000) }
+        #expect(Self.swayidleChildren(runtime: runtime).isEmpty, "swayidle outlived the daemon")
     }
 }

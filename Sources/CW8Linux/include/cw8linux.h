@@ -56,6 +56,13 @@ int cw8_signalfd_create(const int *signals, size_t count);
 /// signal is pending.
 int cw8_signalfd_read(int fd);
 
+/// `fork` and `execv(path, argv)` (argv ends with NULL) of a child that is tied to the calling thread: it gets
+/// SIGTERM when that thread ends (`PR_SET_PDEATHSIG`; it exits at once if the thread ended before that was set).
+/// Its stdin is /dev/null, its stdout and stderr a pipe whose read end (close-on-exec, non-blocking) is stored in
+/// `output`; its signal mask is empty and SIGPIPE, SIGTERM and SIGINT are back to their defaults. Only
+/// async-signal-safe calls run between the fork and the exec. Returns the child's pid; the caller reaps it.
+int cw8_spawn_tied(const char *path, char *const argv[], int *output);
+
 /// SIGRTMIN, which glibc computes at run time (a macro Swift cannot import).
 int cw8_sigrtmin(void);
 

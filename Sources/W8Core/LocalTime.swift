@@ -12,8 +12,11 @@ public struct LocalTime: Sendable, Equatable, Hashable, Comparable, CustomString
 
     /// Parses `8:00`, `08:00` or `18:30`.
     public init?(_ text: String) {
-        guard let m = text.wholeMatch(of: #/([0-9]{1,2}):([0-9]{2})/#), let h = Int(m.1), let min = Int(m.2),
-            (0...23).contains(h), (0...59).contains(min)
+        // `[0-9]{1,2}:[0-9]{2}`, by hand: a Regex literal is compiled when first used, in every command.
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, (1...2).contains(parts[0].count), parts[1].count == 2,
+            parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isWholeNumber } }), let h = Int(parts[0]),
+            let min = Int(parts[1]), (0...23).contains(h), (0...59).contains(min)
         else { return nil }
         self.init(hour: h, minute: min)
     }

@@ -44,6 +44,62 @@ public struct ConfigDocument: Sendable, Equatable {
         text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
     }
 
+    // The grammar's three patterns, matched by hand, Character by Character as a Regex matches them: a Regex
+    // literal is compiled when first used, which was a third of a `w8 add` that reads config.toml (bench/README.md,
+    // "Issue 40").
+
+    /// `[A-Za-z0-9_-]`, and `.` when `dot`.
+    private static func isBare(_ character: Character, dot: Bool = false) -> Bool {
+        guard let ascii = character.asciiValue else { return false }
+        return (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(ascii | 0x20) || (48...57).contains(ascii)
+            || ascii == UInt8(ascii: "_") || ascii == UInt8(ascii: "-") || (dot && ascii == UInt8(ascii: "."))
+    }
+
+    /// The name of a table header `[ NAME ] # comment` (`\[\s*([A-Za-z0-9_.-]+)\s*\]\s*(#.*)?`), else nil.
+    static func tableName(_ content: String) -> String? {
+        var rest = content[...]
+        guard rest.popFirst() == "[" else { return nil }
+        rest = rest.drop(while: \.isWhitespace)
+        let name = rest.prefix { isBare($0, dot: true) }
+        guard !name.isEmpty else { return nil }
+        rest = rest[name.endIndex...].drop(while: \.isWhitespace)
+        guard rest.popFirst() == "]" else { return nil }
+        rest = rest.drop(while: \.isWhitespace)
+        // A comment runs to the end of the line: `.` matches no newline (a line here may hold U+2028 or a lone CR).
+        return rest.isEmpty || (rest.first == "#" && !rest.contains(where: \.isNewline)) ? String(name) : nil
+    }
+
+    /// A bare or dotted key: `[A-Za-z0-9_-]+(\s*\.\s*[A-Za-z0-9_-]+)*`.
+    static func isKey(_ text: String) -> Bool {
+        var rest = text[...]
+        while true {
+            let part = rest.prefix { isBare($0) }
+            guard !part.isEmpty else { return false }
+            rest = rest[part.endIndex...]
+            if rest.isEmpty { return true }
+            rest = rest.drop(while: \.isWhitespace)
+            guard rest.popFirst() == "." else { return false }
+            rest = rest.drop(while: \.isWhitespace)
+        }
+    }
+
+    /// A TOML integer as settings write it: `[+-]?[0-9](_?[0-9])*`.
+    static func isInteger(_ text: String) -> Bool {
+        var rest = text[...]
+        if rest.first == "+" || rest.first == "-" { rest = rest.dropFirst() }
+        var afterDigit = false
+        for character in rest {
+            if character.isASCII && character.isWholeNumber {
+                afterDigit = true
+            } else if character == "_" && afterDigit {
+                afterDigit = false
+            } else {
+                return false
+            }
+        }
+        return afterDigit
+    }
+
     /// Parses every line; throws `W8FormatsError.configSyntax` naming the first bad line.
     func lines() throws -> [Line] {
         var result: [Line] = []
@@ -60,14 +116,13 @@ public struct ConfigDocument: Sendable, Equatable {
                 continue
             }
             if content.hasPrefix("[") {
-                guard !content.hasPrefix("[["), let m = content.wholeMatch(of: #/\[\s*([A-Za-z0-9_.-]+)\s*\]\s*(#.*)?/#)
-                else {
+                guard !content.hasPrefix("[["), let name = Self.tableName(content) else {
                     throw fail(
                         // TRANSLATORS: what is wrong with a line of config.toml, after "line 3: ". {line} is the line
                         // as written; [summary] is TOML, as a settings file writes it.
                         tr("'{line}' is not a table header TOML settings use, such as [summary]", ["line": content]))
                 }
-                table = String(m.1)
+                table = name
                 result.append(Line(number: number, table: table, isHeader: true))
                 continue
             }
@@ -76,7 +131,7 @@ public struct ConfigDocument: Sendable, Equatable {
                 throw fail(tr("expected 'key = value', found '{line}'", ["line": content]))
             }
             let keyText = content[..<eq].trimmingCharacters(in: .whitespaces)
-            guard keyText.wholeMatch(of: #/[A-Za-z0-9_-]+(\s*\.\s*[A-Za-z0-9_-]+)*/#) != nil else {
+            guard Self.isKey(keyText) else {
                 throw fail(tr("'{key}' is not a key", ["key": keyText]))
             }
             let leaf = keyText.split(separator: ".").map { $0.trimmingCharacters(in: .whitespaces) }.joined(
@@ -155,7 +210,7 @@ public struct ConfigDocument: Sendable, Equatable {
             case "true": value = .bool(true)
             case "false": value = .bool(false)
             default:
-                guard literal.wholeMatch(of: #/[+-]?[0-9](_?[0-9])*/#) != nil,
+                guard Self.isInteger(literal),
                     let i = Int(literal.replacingOccurrences(of: "_", with: ""))
                 else {
                     let message = tr(

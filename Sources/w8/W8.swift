@@ -33,7 +33,7 @@ struct W8: ParsableCommand {
             if let (input, json) = Add.quick(Array(arguments)) {
                 try Add.perform(json: json) { try Add.add(input, $0, $1) }
             }
-            var command = try parseAsRoot(Self.arguments(arguments))
+            var command = try parseRouted(Self.arguments(arguments))
             try command.run()
             Runtime.closeOpenDatabases()
             flushStandardOutput()
@@ -46,6 +46,22 @@ struct W8: ParsableCommand {
         } catch {
             fail(error)
         }
+    }
+
+    /// The command `arguments` name, parsed by its own type when they name one and it parses them: ArgumentParser
+    /// then reflects that command alone, not the thirty others (a quarter of `w8 status`'s time; bench/README.md,
+    /// "Issue 40"). Anything else, help and every error included, is parsed from the root, so that what it prints
+    /// is the same.
+    static func parseRouted(_ arguments: [String]) throws -> any ParsableCommand {
+        if let name = arguments.first,
+            let type = configuration.subcommands.first(where: { $0.configuration.commandName == name }),
+            let command = try? type.parseAsRoot(Array(arguments.dropFirst())),
+            // That command or one of its own, not ArgumentParser's help, which would name it without "w8".
+            _typeName(Swift.type(of: command)).hasPrefix(_typeName(type))
+        {
+            return command
+        }
+        return try parseAsRoot(arguments)
     }
 
     static func fail(_ error: Error) -> Never {

@@ -266,7 +266,7 @@ test-sanitize: catalogs
 # ThreadSanitizer on the tests that run threads. The scheduler and waiter tests get a process of their own: beside
 # the libnotify tests, which start Xvfb, a bus and dunst, the whole instrumented test process stalled about 13 s and
 # the waiter's 8 s bounds failed (19 issues in one run, no report). The third run is the instrumented w8 itself,
-# whose add, edit and rm open the database on a second thread (DatabasePrefetch), refused or not, on dunst or not.
+# whose add, edit and rm post from libnotify's thread, refused or not, on dunst or not.
 TSAN_CLI_TESTS := ChangeOverlapTests|CLICorruptDatabaseTests
 test-tsan: catalogs
 	rm -rf $(SANITIZER_REPORTS) && mkdir -p $(SANITIZER_REPORTS)

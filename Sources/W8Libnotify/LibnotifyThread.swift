@@ -73,17 +73,8 @@ final class LibnotifyThread: Sendable {
         if mustStart { startThread() }
     }
 
-    /// Runs the thread's loop on the libnotify thread `add`, `edit` and `rm` started before `main`
-    /// (`clibnotify_thread_take`, load_early.c), or else on a new thread.
+    /// Runs the thread's loop on a new thread.
     private func startThread() {
-        let loop = Unmanaged.passRetained(Loop { [self] in runLoop() })
-        let taken = clibnotify_thread_take(
-            { context in
-                Unmanaged<Loop>.fromOpaque(context!).takeRetainedValue().body()
-                return nil
-            }, loop.toOpaque())
-        if taken == 0 { return }
-        loop.release()
         let thread = Thread { [self] in runLoop() }
         thread.name = "w8.libnotify"
         thread.start()
@@ -106,13 +97,6 @@ final class LibnotifyThread: Sendable {
             state.withLock { $0.overdue = false }
         }
     }
-}
-
-/// The thread's loop, handed to C as a context.
-private final class Loop: Sendable {
-    let body: @Sendable () -> Void
-
-    init(_ body: @escaping @Sendable () -> Void) { self.body = body }
 }
 
 /// The outcome of one job, handed from the libnotify thread to the caller waiting for it.

@@ -19,13 +19,8 @@ public struct Runtime: Sendable {
     /// The databases `database()` opened, for `closeDatabases()` to close.
     private let opened = OpenedDatabases()
 
-    /// - Parameters:
-    ///   - prefetchingDatabase: start opening the database on a second thread (`DatabasePrefetch`), for a command
-    ///     that will change it; `database()` then waits for it, and `closeDatabases()` or `abandonPrefetch()` if
-    ///     it is not used.
-    ///   - warn: hears the warning about a `TZ` w8 cannot follow exactly.
-    public init(prefetchingDatabase: Bool = false, warn: (String) -> Void) {
-        if prefetchingDatabase { opened.hold(DatabasePrefetch.start()) }
+    /// - Parameter warn: hears the warning about a `TZ` w8 cannot follow exactly.
+    public init(warn: (String) -> Void) {
         environment = ProcessInfo.processInfo.environment
         paths = Paths(environment: environment, accountHome: NSHomeDirectory())
         now = Runtime.clock()
@@ -136,11 +131,6 @@ public struct Runtime: Sendable {
     /// The database, opened once per call. On a machine in a sync folder, what has arrived is merged first,
     /// unless `mergingSync` is false (the `w8 sync` commands, which report their own pass).
     public func database(mergingSync: Bool = true) throws -> AppDatabase {
-        if let prefetched = opened.takePrefetch()?.database(at: paths.database) {
-            opened.append(prefetched)
-            if mergingSync { mergeArrived(prefetched) }
-            return prefetched
-        }
         let database = try AppDatabase.open(at: paths.database)
         opened.append(database)
         if mergingSync { mergeArrived(database) }
@@ -225,19 +215,12 @@ public struct Runtime: Sendable {
     /// 256 KiB: 64 pages, about five merges of one event or twenty weigh-ins, read in well under a millisecond.
     static let checkpointAboveWALBytes = 256 * 1024
 
-    /// Waits for the database the runtime started opening and closes it unused, as it found it: for a command
-    /// that ends before it needs it, refused for its settings or its input.
-    public func abandonPrefetch() {
-        try? opened.takePrefetch()?.database(at: paths.database)?.close(checkpoint: false)
-    }
-
     /// Closes the databases this runtime opened, for a process that ends at once after (`finish(_:status:)` in `w8`).
     ///
     /// The close leaves the change, committed and fsynced, in the WAL rather than checkpointing it into the
     /// database file, as every close does while the daemon has the database open: a checkpoint and the new WAL
     /// after it cost `w8 add` four fsyncs more than its commit. SQLite's own checkpoint moves it into the file.
     public func closeDatabases() {
-        abandonPrefetch()
         OpenedDatabases.process.runBeforeClose()
         for database in opened.all { try? database.close(checkpoint: false) }
         OpenedDatabases.process.removeAll()
@@ -332,7 +315,6 @@ private final class OpenedDatabases: @unchecked Sendable {
 
     private let lock = NSLock()
     private var databases: [AppDatabase] = []
-    private var pending: DatabasePrefetch?
 
     func append(_ database: AppDatabase) {
         lock.withLock { databases.append(database) }
@@ -365,16 +347,6 @@ private final class OpenedDatabases: @unchecked Sendable {
             return closing
         }
         for body in bodies { body() }
-    }
-
-    /// Keeps the database being opened on a second thread until `takePrefetch()` hands it over.
-    func hold(_ prefetch: DatabasePrefetch?) { lock.withLock { pending = prefetch } }
-
-    func takePrefetch() -> DatabasePrefetch? {
-        lock.withLock {
-            defer { pending = nil }
-            return pending
-        }
     }
 
     var all: [AppDatabase] { lock.withLock { databases } }

@@ -6,8 +6,8 @@ import CW8Gettext
 
 /// The user's language, through gettext: the catalogs of the text domain `w8trackr`, the environment read as gettext
 /// reads it (`LANGUAGE`, `LC_ALL`, `LC_MESSAGES`, `LANG`), and the locale's names of days and months and its decimal
-/// separator for human output. Nothing is bound or loaded until the first look-up: a command that prints nothing
-/// opens no catalog. Machine formats (JSON, CSV, the backup, config.toml) never go through here.
+/// separator for human output. `bind()` reads the environment before any thread starts; no catalog is opened until
+/// the first look-up, so a command that prints nothing opens none. Machine formats (JSON, CSV, the backup, config.toml) never go through here.
 public enum Localization {
     /// The text domain: `share/locale/LANG/LC_MESSAGES/w8trackr.mo`.
     public static let domain = "w8trackr"
@@ -42,8 +42,12 @@ public enum Localization {
         try $english.withValue(false) { try body() }
     }
 
-    /// Binds the domain once, at the first look-up; true when the environment's locale is installed.
+    /// Binds the domain once; true when the environment's locale is installed.
     static let bound: Bool = cw8_gettext_bind(domain, catalogDirectory()) == 0
+
+    /// Reads the environment's locale and binds the domain now, loading no catalog: `w8` calls it before any thread
+    /// starts, since `setlocale` is not safe while another thread may read the locale (libnotify's, a database's).
+    public static func bind() { _ = bound }
 
     /// `msgid` in the user's language; itself when no catalog has it.
     static func lookUp(_ msgid: String) -> String {

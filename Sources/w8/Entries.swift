@@ -131,19 +131,13 @@ extension ChangingCommand {
     func run() throws { try Self.perform(json: json, change) }
 
     /// Loads the settings, makes the change and prints what it did, then ends the process.
-    /// The database is opened on a second thread meanwhile (`Runtime(prefetchingDatabase:)`).
     static func perform(json: Bool, _ change: (Runtime, Settings) throws -> TrackerOutcome) throws -> Never {
-        let runtime = Runtime.started(prefetchingDatabase: true)
-        do {
-            let settings = try runtime.settings()
-            let outcome = try change(runtime, settings)
-            if let warning = outcome.warning { warn(warning) }
-            show(runtime.presenter(settings).change(outcome, verb: verb, json: json))
-            finish(runtime)
-        } catch {
-            runtime.abandonPrefetch()
-            throw error
-        }
+        let runtime = Runtime.started()
+        let settings = try runtime.settings()
+        let outcome = try change(runtime, settings)
+        if let warning = outcome.warning { warn(warning) }
+        show(runtime.presenter(settings).change(outcome, verb: verb, json: json))
+        finish(runtime)
     }
 }
 

@@ -4,9 +4,7 @@ import W8Runtime
 
 extension Runtime {
     /// This command's environment; a `TZ` w8 cannot follow exactly is warned about.
-    static func started(prefetchingDatabase: Bool = false) -> Runtime {
-        Runtime(prefetchingDatabase: prefetchingDatabase, warn: warn)
-    }
+    static func started() -> Runtime { Runtime(warn: warn) }
 
     /// The environment and the settings it reads from config.toml: what nearly every command starts with.
     static func loaded() throws -> (Runtime, Settings) {

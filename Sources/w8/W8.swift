@@ -29,6 +29,7 @@ struct W8: ParsableCommand {
             flushStandardOutput()
             return
         }
+        Localization.bind()
         func run() throws {
             if let (input, json) = Add.quick(Array(arguments)) {
                 try Add.perform(json: json) { try Add.add(input, $0, $1) }

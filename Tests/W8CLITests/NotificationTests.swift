@@ -49,6 +49,22 @@ import W8TestSupport
         #expect(sent == ["25": true, "50": true, "75": false, "approaching": true, "100": true])
     }
 
+    /// `w8 add` confined to one CPU (`taskset -c 0`, as a container or a busy machine may run it) records the entry
+    /// and posts its milestone, as on many (issue 40): no thread of it waits for a CPU that is not there.
+    @Test func addOnOneCPURecordsAndPosts() throws {
+        let (dunst, w8) = try W8Sandbox.onNewDunst()
+        defer { dunst.stop() }
+        try w8.run("add", "200", "--date", "2026-11-01")
+        try w8.run("goal", "160")
+        let result = try W8Sandbox.running(w8, through: ["taskset", "-c", "0", w8.executable, "add", "190", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.isEmpty, "\(result.stderr)")
+        #expect(try object(try result.json())["notified"] as? String == "25")
+        #expect(try dunst.history().map(\.summary) == ["25% of the way to your goal!"])
+        let entries = try #require(try w8.json("log") as? [[String: Any]])
+        #expect(entries.compactMap { $0["weight"] as? Double } == [190, 200])
+    }
+
     // The weekly summary attaches its chart, as image-path and as image-data (dunst, which advertises icon-static,
     // draws the pixels: the spec ranks image-data first); the screenshot keeps what it showed.
     @Test func summaryCarriesItsChart() throws {

@@ -223,10 +223,6 @@ extern struct clibnotify_table clibnotify_functions;
 int clibnotify_load(void);
 const char *clibnotify_error(void);
 
-/// Gives `body(context)` to the libnotify thread that `add`, `edit` and `rm` start before `main` (load_early.c),
-/// which runs it once it has loaded libnotify. 0 if it took it; -1 if there is no such thread, or it has a body.
-int clibnotify_thread_take(void *(*body)(void *), void *context);
-
 // The wrappers: valid only after `clibnotify_load` returned 0.
 CLIBNOTIFY_FUNCTIONS(CDL_WRAPPER, CDL_VOID_WRAPPER)
 #undef CDL_TABLE

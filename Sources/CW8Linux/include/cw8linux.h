@@ -1,7 +1,6 @@
 // Linux calls that Glibc's Swift module does not export (timerfd, signalfd, eventfd, the signal mask, SIGRTMIN)
-// or exports only partly (inotify's event bits), and stdout's flush, as small documented C functions; and one
-// start-up trick in a file of its own (thread_elsewhere.c; bench/README.md, "Start-up tricks"). Every function
-// returns -1 and sets errno on failure, like the call it wraps, so Swift reads errno the same way for all of them.
+// or exports only partly (inotify's event bits), stdout's flush, and a child process tied to its thread, as small
+// documented C functions. Every function returns -1 and sets errno on failure, like the call it wraps, so Swift reads errno the same way for all of them.
 #pragma once
 
 #include <pthread.h>
@@ -65,44 +64,6 @@ int cw8_spawn_tied(const char *path, char *const argv[], int *output);
 
 /// SIGRTMIN, which glibc computes at run time (a macro Swift cannot import).
 int cw8_sigrtmin(void);
-
-/// Starts a thread running `body(context)` on any CPU this process may use except the one the caller runs on, and
-/// stores its handle in `thread` (thread_elsewhere.c): a new thread otherwise waits behind its busy creator. Fails
-/// with EAGAIN when there is no other CPU, where a second thread would only take turns with the first. The first
-/// call runs `body` on the thread `cw8_thread_prestart` parked, if there is one, moved off the caller's CPU.
-int cw8_thread_start_elsewhere(void *(*body)(void *), void *context, uint64_t *thread);
-
-/// Starts a thread that waits, parked, for the first `cw8_thread_start_elsewhere` to give it its body, so that that
-/// call creates no thread: for a process that is about to `dlopen` on another thread (CLibnotify's load_early.c).
-/// While `dlopen` maps and relocates libraries it holds the loader's TLS lock, which every `pthread_create` waits
-/// for. Fails with EEXIST when a thread is already parked.
-int cw8_thread_prestart(void);
-
-/// A thread started before it is needed (parked_thread.c): it runs `first`, if any, then waits for the body that
-/// `cw8_parked_give` hands it, once. Initialise with `CW8_PARKED(first)`; only C uses it.
-struct cw8_parked {
-    pthread_mutex_t lock;
-    pthread_cond_t given;
-    void (*first)(void);
-    int started, claimed;
-    pthread_t thread;
-    void *(*body)(void *);
-    void *context;
-};
-#define CW8_PARKED(first_function) \
-    {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, (first_function), 0, 0, 0, NULL, NULL}
-
-/// Starts the thread, joinable or detached. Fails with EEXIST when it was started already.
-int cw8_parked_start(struct cw8_parked *parked, int detached);
-
-/// Claims the started thread for one caller, and says which it is: 0, or -1 when it never started or was claimed.
-int cw8_parked_claim(struct cw8_parked *parked, pthread_t *thread);
-
-/// Gives the claimed thread its body: it runs `body(context)` once `first` is done.
-void cw8_parked_give(struct cw8_parked *parked, void *(*body)(void *), void *context);
-
-/// `pthread_join(thread, NULL)` for a thread of `cw8_thread_start_elsewhere`.
-int cw8_thread_join(uint64_t thread);
 
 /// `fflush(stdout)`, then `ferror(stdout)`: 0 when everything printed so far reached descriptor 1, else the errno
 /// of the failure (EIO when an earlier buffered write failed and its errno is gone). Swift 6 cannot name `stdout`.

@@ -18,9 +18,14 @@ public struct Runtime: Sendable {
     public let chartDrawer: ChartDrawer
     /// The databases `database()` opened, for `closeDatabases()` to close.
     private let opened = OpenedDatabases()
+    /// Whether the command changes the data (`add`, `edit`, `rm`): see `database(mergingSync:)`.
+    private let changing: Bool
 
-    /// - Parameter warn: hears the warning about a `TZ` w8 cannot follow exactly.
-    public init(warn: (String) -> Void) {
+    /// - Parameters:
+    ///   - changing: the command is `add`, `edit` or `rm`, which opens an existing database as it is.
+    ///   - warn: hears the warning about a `TZ` w8 cannot follow exactly.
+    public init(changing: Bool = false, warn: (String) -> Void) {
+        self.changing = changing
         environment = ProcessInfo.processInfo.environment
         paths = Paths(environment: environment, accountHome: NSHomeDirectory())
         now = Runtime.clock()
@@ -130,8 +135,13 @@ public struct Runtime: Sendable {
 
     /// The database, opened once per call. On a machine in a sync folder, what has arrived is merged first,
     /// unless `mergingSync` is false (the `w8 sync` commands, which report their own pass).
+    ///
+    /// `add`, `edit` and `rm` open a database that needs no change as it is (`AppDatabase.openAsItIs`), writable
+    /// also in a directory w8 cannot write, where `open(at:)` opens it read only: they write only files that exist
+    /// (`CLIDiskAndPermissionTests.oneLineAndNothingLost`).
     public func database(mergingSync: Bool = true) throws -> AppDatabase {
-        let database = try AppDatabase.open(at: paths.database)
+        let database =
+            try (changing ? AppDatabase.openAsItIs(at: paths.database) : nil) ?? AppDatabase.open(at: paths.database)
         opened.append(database)
         if mergingSync { mergeArrived(database) }
         return database

@@ -132,7 +132,7 @@ extension ChangingCommand {
 
     /// Loads the settings, makes the change and prints what it did, then ends the process.
     static func perform(json: Bool, _ change: (Runtime, Settings) throws -> TrackerOutcome) throws -> Never {
-        let runtime = Runtime.started()
+        let runtime = Runtime.started(changing: true)
         let settings = try runtime.settings()
         let outcome = try change(runtime, settings)
         if let warning = outcome.warning { warn(warning) }

@@ -48,6 +48,21 @@ public struct ConfigDocument: Sendable, Equatable {
     // literal is compiled when first used, which was a third of a `w8 add` that reads config.toml (bench/README.md,
     // "Issue 40").
 
+    /// `text` without the spaces and tabs around it, as `trimmingCharacters(in: .whitespaces)` trims them (Unicode's
+    /// space separators, the tab and, as CoreFoundation's set has it, U+200B ZERO WIDTH SPACE, scalar by scalar),
+    /// without Foundation's bridge through NSString, a quarter of reading config.toml (bench/README.md, "Issue 40").
+    /// `ConfigPatternTests.trimsAsFoundationTrims` compares the two.
+    static func trimmed<S: StringProtocol>(_ text: S) -> String {
+        let scalars = text.unicodeScalars
+        func isSpace(_ scalar: Unicode.Scalar) -> Bool {
+            scalar == "\t" || scalar == "\u{200B}" || scalar.properties.generalCategory == .spaceSeparator
+        }
+        guard let first = scalars.firstIndex(where: { !isSpace($0) }),
+            let last = scalars.lastIndex(where: { !isSpace($0) })
+        else { return "" }
+        return String(String.UnicodeScalarView(scalars[first...last]))
+    }
+
     /// `[A-Za-z0-9_-]`, and `.` when `dot`.
     private static func isBare(_ character: Character, dot: Bool = false) -> Bool {
         guard let ascii = character.asciiValue else { return false }
@@ -110,7 +125,7 @@ public struct ConfigDocument: Sendable, Equatable {
             func fail(_ message: String) -> W8FormatsError { .configSyntax(line: number, message: message) }
             var line = Substring(raw)
             if line.hasSuffix("\r") { line = line.dropLast() }
-            let content = line.trimmingCharacters(in: .whitespaces)
+            let content = Self.trimmed(line)
             if content.isEmpty || content.hasPrefix("#") {
                 result.append(Line(number: number, table: table))
                 continue
@@ -130,11 +145,11 @@ public struct ConfigDocument: Sendable, Equatable {
                 // TRANSLATORS: {line} is a line of config.toml as written; 'key = value' shows the form of a setting.
                 throw fail(tr("expected 'key = value', found '{line}'", ["line": content]))
             }
-            let keyText = content[..<eq].trimmingCharacters(in: .whitespaces)
+            let keyText = Self.trimmed(content[..<eq])
             guard Self.isKey(keyText) else {
                 throw fail(tr("'{key}' is not a key", ["key": keyText]))
             }
-            let leaf = keyText.split(separator: ".").map { $0.trimmingCharacters(in: .whitespaces) }.joined(
+            let leaf = keyText.split(separator: ".").map { Self.trimmed($0) }.joined(
                 separator: ".")
             let key = table.isEmpty ? leaf : table + "." + leaf
             guard seen.insert(key).inserted else { throw fail(tr("key '{key}' is set twice", ["key": key])) }
@@ -145,7 +160,7 @@ public struct ConfigDocument: Sendable, Equatable {
     }
 
     static func value(_ text: Substring, fail: (String) -> W8FormatsError) throws -> SettingValue {
-        let text = text.trimmingCharacters(in: .whitespaces)
+        let text = Self.trimmed(text)
         if text.isEmpty { throw fail(tr("expected a value after '='")) }
         var literal = text
         var rest = ""
@@ -203,7 +218,7 @@ public struct ConfigDocument: Sendable, Equatable {
             rest = String(String.UnicodeScalarView(scalars[(end + 1)...]))
         } else {
             if let hash = text.firstIndex(of: "#") {
-                literal = text[..<hash].trimmingCharacters(in: .whitespaces)
+                literal = Self.trimmed(text[..<hash])
                 rest = String(text[hash...])
             }
             switch literal {
@@ -223,7 +238,7 @@ public struct ConfigDocument: Sendable, Equatable {
                 value = .integer(i)
             }
         }
-        let trailing = rest.trimmingCharacters(in: .whitespaces)
+        let trailing = Self.trimmed(rest)
         guard trailing.isEmpty || trailing.hasPrefix("#") else {
             throw fail(tr("unexpected '{text}' after the value", ["text": trailing]))
         }
@@ -257,7 +272,7 @@ public struct ConfigDocument: Sendable, Equatable {
         if let line = parsed.first(where: { $0.key == key.rawValue }) {
             let row = rows[line.number - 1]
             let indent = row.prefix { $0 == " " || $0 == "\t" }
-            let keyPart = row.drop { $0 == " " || $0 == "\t" }.prefix { $0 != "=" }.trimmingCharacters(in: .whitespaces)
+            let keyPart = Self.trimmed(row.drop { $0 == " " || $0 == "\t" }.prefix { $0 != "=" })
             rows[line.number - 1] = "\(indent)\(keyPart) = \(value.tomlLiteral)"
         } else if let last = parsed.last(where: { $0.table == table && $0.key != nil })
             ?? parsed.last(where: { $0.table == table && $0.isHeader })

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import W8Core
 
@@ -94,5 +95,30 @@ import W8Core
             if regex != nil { matched += 1 }
         }
         #expect(matched > 30)
+    }
+
+    /// `ConfigDocument.trimmed` against Foundation's `trimmingCharacters(in: .whitespaces)`, which it replaced.
+    @Test func trimsAsFoundationTrims() {
+        var generator = Seeded(state: 99)
+        let alphabet = [
+            " ", "\t", "\u{A0}", "\u{2003}", "\u{3000}", "\u{1680}", "\u{202F}", "\r", "\u{2028}", "\u{85}", "\u{B}",
+            "\u{301}", "a", "=", "#", "é", "\u{200B}", "\u{FEFF}", "😀",
+        ]
+        var changed = 0
+        for _ in 0..<20_000 {
+            let text = (0..<Int.random(in: 0...7, using: &generator)).map { _ in
+                alphabet.randomElement(using: &generator)!
+            }.joined()
+            let foundation = text.trimmingCharacters(in: .whitespaces)
+            #expect(ConfigDocument.trimmed(text) == foundation, "\(text.unicodeScalars.map(\.value))")
+            if foundation != text { changed += 1 }
+        }
+        #expect(changed > 1_000, "the samples hold text to trim")
+        // Every scalar of the Basic Multilingual Plane, alone between two letters and alone.
+        for value in UInt32(0)...0xFFFF {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            let alone = String(scalar)
+            #expect(ConfigDocument.trimmed(alone) == alone.trimmingCharacters(in: .whitespaces), "U+\(value)")
+        }
     }
 }

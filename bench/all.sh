@@ -12,6 +12,7 @@ strip --strip-all -o "$bin" "$1"
 export BENCH_OUT=$out
 "$here/size.sh" "$1"
 "$here/notify.sh" "$bin"
+PROFILE_BARS=1 "$here/profile.sh" "$bin"
 "$here/run.sh" "$bin"
 "$here/import.sh" "$bin"
 "$here/apple-health.sh" "$bin"

@@ -11,11 +11,13 @@
 #      w8's functions with their callees.
 # Every command and peer has a home of its own (HOME and XDG_*, set by interleave.py with no `env` process), and all
 # run under LANG=C.UTF-8 and TZ=UTC, inside a private D-Bus session with Xvfb and dunst (in_private_session).
-# Writes artifacts/profile/profile.txt (PROFILE_OUT: the folder) and prints it.
+# Writes artifacts/profile/profile.txt (PROFILE_OUT: the folder) and prints it. With PROFILE_BARS=1 (`make bench`,
+# bench/all.sh) it records only the first part, in BENCH_OUT, and adds issue 40's bars to the bench table: status and
+# widget / sqlite3 running their queries, add posting nothing / sqlite3 inserting one row (WAL, synchronous=FULL).
 # Usage: bench/profile.sh PATH/TO/w8   (the unstripped release build, .build-pkg/release/w8)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-BENCH_OUT=${PROFILE_OUT:-artifacts/profile}
+[ -n "${PROFILE_BARS:-}" ] || BENCH_OUT=${PROFILE_OUT:-artifacts/profile}
 . "$here/common.sh"
 rmdir "$work"
 
@@ -25,7 +27,7 @@ runs=${PROFILE_RUNS:-40}
 export LANG=C.UTF-8 TZ=UTC
 unset LC_ALL LANGUAGE
 bin=$out/w8
-strip --strip-all -o "$bin" "$w8"
+[ "$w8" -ef "$bin" ] || strip --strip-all -o "$bin" "$w8"
 
 printf '[global]\n  stack_duplicates = false\n  history_length = 20\n' >"$WORK/dunstrc"
 start_dunst "$WORK/dunstrc"
@@ -53,7 +55,7 @@ seed() {
 }
 db() { echo "$WORK/$1/data/w8trackr/w8trackr.sqlite"; }
 
-seed status 3
+seed status 10
 seed widget 10
 seed add 3
 # Notifications off two ways: `notifications.enabled false` in config.toml (add), and no config.toml and no session
@@ -96,7 +98,7 @@ nobus=DBUS_SESSION_BUS_ADDRESS=disabled:
 python3 "$here/interleave.py" --perf-stat --warmup 3 --runs "$runs" --export-json "$out/stat.json" \
     -n "w8 --version" "$(home version) $bin --version" \
     -n "notify-send --help" "$(home version) notify-send --help" \
-    -n "w8 status (3 entries)" "$(home status) $bin status" \
+    -n "w8 status (10 entries)" "$(home status) $bin status" \
     -n "sqlite3: status's queries" "$(home status) sqlite3 $(db status) $(q "$status_sql")" \
     -n "w8 widget --format waybar (10)" "$(home widget) $bin widget --format waybar" \
     -n "sqlite3: widget's queries" "$(home widget) sqlite3 $(db widget) $(q "$widget_sql")" \
@@ -105,6 +107,29 @@ python3 "$here/interleave.py" --perf-stat --warmup 3 --runs "$runs" --export-jso
     -n "sqlite3: FULL insert, WAL" "$(home insert) $nobus sqlite3 $(db insert) $(q "$insert_sql")" \
     --prepare "$reset && dunstctl close-all" -n "w8 add 175 posting to dunst" "$(home post) $bin add 175" \
     --prepare "dunstctl close-all" -n "notify-send, the same post" "$(home post) $peer"
+
+# Issue 40's bars, for `make bench`: the ratio of the medians of wall time, peers in the same rounds.
+if [ -n "${PROFILE_BARS:-}" ]; then
+    python3 - "$out" "$runs" >>"$out/rows.tsv" <<'PY'
+import json, os, sys
+from statistics import median as med
+out, runs = sys.argv[1], sys.argv[2]
+r = {x["command"]: x for x in json.load(open(os.path.join(out, "stat.json")))["results"]}
+def row(name, w8, peer, bar, what):
+    a, b = med(r[w8]["times"]), med(r[peer]["times"])
+    print(f"{name}\t{a / b:.2f}\t{bar}\tmedian {a * 1e3:.1f} ms vs {b * 1e3:.1f} ms, {runs} rounds interleaved; {what}")
+row("w8 status (10 entries) / sqlite3, its queries", "w8 status (10 entries)", "sqlite3: status's queries", "≤2.0",
+    "CPU %.1f vs %.1f ms" % (med(r["w8 status (10 entries)"]["task_clock"]) * 1e3,
+                             med(r["sqlite3: status's queries"]["task_clock"]) * 1e3))
+row("w8 widget --format waybar (10 entries) / sqlite3", "w8 widget --format waybar (10)", "sqlite3: widget's queries",
+    "≤2.0", "the same file")
+row("w8 add, posting nothing / sqlite3 insert (WAL, FULL)", "w8 add 181 (no config, no bus)",
+    "sqlite3: FULL insert, WAL", "≤2.0", "no config.toml, no session bus")
+row("w8 add, notifications off in config.toml / sqlite3 insert", "w8 add 181 (config: notif. off)",
+    "sqlite3: FULL insert, WAL", "≤2.0", "config.toml read")
+PY
+    exit 0
+fi
 
 # record NAME WORDS COMMAND...: perf record of PROFILE_RUNS runs of COMMAND in a row, under the NAME=VALUE WORDS, by a
 # bash loop whose own samples (comm bash, which includes each child's fork before its exec) are left out; the

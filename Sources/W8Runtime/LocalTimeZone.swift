@@ -21,7 +21,7 @@ enum LocalTimeZone {
         // ":NAME" and "NAME": a file of the zone database, by name or by path.
         var name = tz.hasPrefix(":") ? String(tz.dropFirst()) : tz
         if name.hasPrefix("/"), let range = name.range(of: "/zoneinfo/") { name = String(name[range.upperBound...]) }
-        let directory = ProcessInfo.processInfo.environment["TZDIR"] ?? "/usr/share/zoneinfo"
+        let directory = getenv("TZDIR").map { String(cString: $0) } ?? "/usr/share/zoneinfo"
         var isDirectory: ObjCBool = false
         // Only a file of the zone database: Foundation also takes "UTC+14" as a name, with the opposite sign.
         if FileManager.default.fileExists(atPath: directory + "/" + name, isDirectory: &isDirectory),

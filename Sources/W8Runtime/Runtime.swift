@@ -29,9 +29,10 @@ public struct Runtime: Sendable {
         environment = ProcessInfo.processInfo.environment
         paths = Paths(environment: environment, accountHome: NSHomeDirectory())
         now = Runtime.clock()
-        calendar = Runtime.localCalendar()
+        let zone = LocalTimeZone.resolve(environment["TZ"], now: now)
+        calendar = Runtime.calendar(in: zone.zone)
         chartDrawer = Runtime.cairoChartDrawer()
-        if let warning = LocalTimeZone.resolve(environment["TZ"], now: now).warning { warn(warning) }
+        if let warning = zone.warning { warn(warning) }
     }
 
     /// The installer of the systemd user units running `executable`, in `$XDG_CONFIG_HOME/systemd/user`.
@@ -119,13 +120,16 @@ public struct Runtime: Sendable {
     /// `rereadZone` reads `/etc/localtime` again, for the daemon after the zone changed; a `TZ` in the environment
     /// pins the zone and is never re-read.
     public static func localCalendar(rereadZone: Bool = false) -> Calendar {
-        if rereadZone, ProcessInfo.processInfo.environment["TZ"] == nil { NSTimeZone.resetSystemTimeZone() }
+        let tz = getenv("TZ").map { String(cString: $0) }
+        if rereadZone, tz == nil { NSTimeZone.resetSystemTimeZone() }
+        return calendar(in: LocalTimeZone.resolve(tz, now: clock()).zone)
+    }
+
+    /// The Gregorian calendar in `zone`, with no locale, so that no locale data is read: w8 asks the calendar for
+    /// days, hours and weekdays by number, never for its locale's week or names (those are W8Text's).
+    static func calendar(in zone: TimeZone) -> Calendar {
         var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = LocalTimeZone.resolve(ProcessInfo.processInfo.environment["TZ"], now: clock()).zone
-        calendar.locale = Locale(identifier: "en_US_POSIX")
-        // Start-up trick, every row (bench/README.md, "Start-up tricks"): en_US_POSIX's own week, stated.
-        calendar.firstWeekday = 1
-        calendar.minimumDaysInFirstWeek = 1
+        calendar.timeZone = zone
         return calendar
     }
 

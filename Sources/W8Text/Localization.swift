@@ -22,7 +22,7 @@ public enum Localization {
         let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         guard count > 0 else { return "/usr/share/locale" }
         let executable = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        let bin = executable.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        let bin = executable.lastIndex(of: "/").map { String(executable[..<$0]) } ?? ""
         return bin + "/../share/locale"
     }
 

@@ -82,10 +82,16 @@ struct W8: ParsableCommand {
 
 extension CommandConfiguration {
     /// A command named and described by `help`.
+    ///
+    /// Every command but `w8` itself names `w8` as the command above it (`_superCommandName`): parsed alone by
+    /// `W8.parseRouted`, it then leaves `--generate-completion-script` to the root, which answers it for all of
+    /// `w8`, rather than first parsing the arguments twice more looking for it (a tenth of `w8 status`;
+    /// bench/README.md, "Issue 40").
     init(_ help: CommandHelp, version: String = "", subcommands: [any ParsableCommand.Type] = []) {
         self.init(
             commandName: help.name, abstract: help.abstract, discussion: help.discussion, version: version,
             subcommands: subcommands)
+        if help.name != CommandHelp.w8.name { _superCommandName = CommandHelp.w8.name }
     }
 }
 

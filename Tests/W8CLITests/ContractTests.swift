@@ -174,6 +174,18 @@ func object(_ any: Any) throws -> Object { try #require(any as? Object) }
         #expect(help.stdout.contains("USAGE: w8 \(command)"))
     }
 
+    /// `w8 COMMAND` is parsed by that command alone (`W8.parseRouted`), which leaves a completion script request to
+    /// the root: asked after a command, the script is still all of w8's.
+    @Test(arguments: [["status"], ["sync", "status"], ["add"]])
+    func completionScriptIsTheRootsWhereverAsked(command: [String]) throws {
+        let w8 = try W8Sandbox()
+        let root = try w8.run("--generate-completion-script", "bash")
+        #expect(root.status == 0 && root.stdout.contains("_w8()"))
+        let asked = try w8.run(command + ["--generate-completion-script", "bash"])
+        #expect(asked.status == 0)
+        #expect(asked.stdout == root.stdout)
+    }
+
     @Test func version() throws {
         let result = try W8Sandbox().run("--version")
         #expect(result.status == 0)

@@ -35,6 +35,17 @@ private let monday = TestClock.day(TestClock.daysBack(to: 2))
             to: DesktopTests.artifacts.appendingPathComponent("presence-\(desktop.kind)-\(name).png"))
     }
 
+    /// `body` on `kind`'s desktop, with the logind stand-in and a w8 on both (`sandbox`); both stop after it.
+    static func onDesktop(
+        _ kind: DesktopSession.Kind, _ body: (DesktopSession, LogindStandIn, W8Sandbox) throws -> Void
+    ) throws {
+        let desktop = try DesktopSession(kind)
+        defer { desktop.stop() }
+        let logind = try LogindStandIn()
+        defer { logind.stop() }
+        try body(desktop, logind, try sandbox(desktop, logind))
+    }
+
     /// A w8 on `desktop`, its system bus `logind`'s. On GNOME it reads the shell's settings: the system's schemas
     /// (`/usr/share` in `XDG_DATA_DIRS`, as on every desktop) and the harness's dconf database, through links from
     /// its own XDG directories.
@@ -59,39 +70,37 @@ private let monday = TestClock.day(TestClock.daysBack(to: 2))
     @Test(arguments: [DesktopSession.Kind.gnome, .plasma, .swaync, .mako, .xfce4Notifyd])
     func heldWhileLockedAndInDoNotDisturbShownAfter(kind: DesktopSession.Kind) throws {
         let source = try #require(Self.sources[kind])
-        let desktop = try DesktopSession(kind)
-        defer { desktop.stop() }
-        let logind = try LogindStandIn()
-        defer { logind.stop() }
-        let w8 = try Self.sandbox(desktop, logind)
+        try Self.onDesktop(kind) { desktop, logind, w8 in
 
-        // Locked: held, and nothing reaches the server.
-        try logind.lock()
-        let daemon = try DaemonProcess(w8, fakeStart: "\(monday) 08:58:00 x60")
-        defer { daemon.stop() }
-        try daemon.waitForLog("logind LockedHint away", timeout: 15)
-        #expect(daemon.log.contains("\(source.signal) here"), "\(daemon.log)")
-        try daemon.waitForLog("hydration@\(monday)T09:00: held: screen locked", timeout: 15)
-        #expect(try Self.waterReminders(desktop).isEmpty)
-        try logind.unlock()
-        try daemon.waitForLog("hydration@\(monday)T09:00 (held, due 1 times): sent", timeout: 15)
-        _ = try desktop.waitForNotification("Drink some water") { DesktopTests.onScreen($0) }
-        try shot(desktop, "after-lock")
-        try desktop.expire()
+            // Locked: held, and nothing reaches the server.
+            try logind.lock()
+            let daemon = try DaemonProcess(w8, fakeStart: "\(monday) 08:58:00 x60")
+            defer { daemon.stop() }
+            try daemon.waitForLog("logind LockedHint away", timeout: 15)
+            #expect(daemon.log.contains("\(source.signal) here"), "\(daemon.log)")
+            try daemon.waitForLog("hydration@\(monday)T09:00: held: screen locked", timeout: 15)
+            #expect(try Self.waterReminders(desktop).isEmpty)
+            try logind.unlock()
+            try daemon.waitForLog("hydration@\(monday)T09:00 (held, due 1 times): sent", timeout: 15)
+            _ = try desktop.waitForNotification("Drink some water") { DesktopTests.onScreen($0) }
+            try shot(desktop, "after-lock")
+            try desktop.expire()
 
-        // Do Not Disturb: held again, and shown once it ends.
-        try desktop.command(["cmd": "dnd", "on": true])
-        try daemon.waitForLog(": held: \(source.reason)", timeout: 40)
-        try shot(desktop, "in-dnd")
-        #expect(try !desktop.notifications().contains { DesktopTests.onScreen($0) }, "nothing shown in Do Not Disturb")
-        try desktop.command(["cmd": "dnd", "on": false])
-        // mako sends no signal for its modes: the daemon reads them at the next due time, or within a minute.
-        let deadline = Date().addingTimeInterval(75)
-        while Self.releases(daemon.log) < 2, Date() < deadline { usleep(200_000) }
-        #expect(Self.releases(daemon.log) == 2, "\(daemon.log)")
-        _ = try desktop.waitForNotification("Drink some water") { DesktopTests.onScreen($0) }
-        try shot(desktop, "after-dnd")
-        #expect(daemon.stop() == 0)
+            // Do Not Disturb: held again, and shown once it ends.
+            try desktop.command(["cmd": "dnd", "on": true])
+            try daemon.waitForLog(": held: \(source.reason)", timeout: 40)
+            try shot(desktop, "in-dnd")
+            #expect(
+                try !desktop.notifications().contains { DesktopTests.onScreen($0) }, "nothing shown in Do Not Disturb")
+            try desktop.command(["cmd": "dnd", "on": false])
+            // mako sends no signal for its modes: the daemon reads them at the next due time, or within a minute.
+            let deadline = Date().addingTimeInterval(75)
+            while Self.releases(daemon.log) < 2, Date() < deadline { usleep(200_000) }
+            #expect(Self.releases(daemon.log) == 2, "\(daemon.log)")
+            _ = try desktop.waitForNotification("Drink some water") { DesktopTests.onScreen($0) }
+            try shot(desktop, "after-dnd")
+            #expect(daemon.stop() == 0)
+        }
     }
 
     /// The `swayidle` children that watch idle time for a w8 on the sway whose runtime directory is `runtime`.
@@ -117,49 +126,48 @@ private let monday = TestClock.day(TestClock.daysBack(to: 2))
     @Test(arguments: [DesktopSession.Kind.gnome, .swaync])
     func heldWhileIdleShownOnInput(kind: DesktopSession.Kind) throws {
         let signal = try #require(Self.idleSignals[kind])
-        let desktop = try DesktopSession(kind)
-        defer { desktop.stop() }
-        let logind = try LogindStandIn()
-        defer { logind.stop() }
-        let w8 = try Self.sandbox(desktop, logind)
-        try w8.configure(["reminders.away_after": "1"])
-        try desktop.command(["cmd": "activity"])
-        let daemon = try DaemonProcess(w8, fakeStart: "\(monday) 08:58:00 x60")
-        defer { daemon.stop() }
-        try daemon.waitForLog("\(signal) here", timeout: 15)
-        // The sway harness names its runtime directory; GNOME's has its own, which no swayidle names.
-        let runtime = desktop.environment["XDG_RUNTIME_DIR"] ?? w8.environment["XDG_RUNTIME_DIR"] ?? ""
-        #expect(Self.swayidleChildren(runtime: runtime).count == (kind == .swaync ? 1 : 0))
-        try daemon.waitForLog(": held: idle", timeout: 120)
-        try shot(desktop, "idle")
-        #expect(Self.releases(daemon.log) == 0)
-        #expect(try !Self.waterReminders(desktop).contains { ($0["body"] as? String)?.contains("away") == true })
-
-        // Input, as a person gives it, until the desktop says it ended the idle time (the daemon logs each change of
-        // presence): what w8 answers for is what follows.
-        let back = {
-            daemon.log.split(separator: "\n").filter { $0.contains("presence now:") && $0.contains("\(signal) here") }
-                .count
-        }
-        let idle = back()
-        for _ in 0..<3 where back() == idle {
+        try Self.onDesktop(kind) { desktop, logind, w8 in
+            try w8.configure(["reminders.away_after": "1"])
             try desktop.command(["cmd": "activity"])
-            let until = Date().addingTimeInterval(5)
-            while back() == idle, Date() < until { usleep(100_000) }
+            let daemon = try DaemonProcess(w8, fakeStart: "\(monday) 08:58:00 x60")
+            defer { daemon.stop() }
+            try daemon.waitForLog("\(signal) here", timeout: 15)
+            // The sway harness names its runtime directory; GNOME's has its own, which no swayidle names.
+            let runtime = desktop.environment["XDG_RUNTIME_DIR"] ?? w8.environment["XDG_RUNTIME_DIR"] ?? ""
+            #expect(Self.swayidleChildren(runtime: runtime).count == (kind == .swaync ? 1 : 0))
+            try daemon.waitForLog(": held: idle", timeout: 120)
+            try shot(desktop, "idle")
+            #expect(Self.releases(daemon.log) == 0)
+            #expect(try !Self.waterReminders(desktop).contains { ($0["body"] as? String)?.contains("away") == true })
+
+            // Input, as a person gives it, until the desktop says it ended the idle time (the daemon logs each change of
+            // presence): what w8 answers for is what follows.
+            let back = {
+                daemon.log.split(separator: "\n").filter {
+                    $0.contains("presence now:") && $0.contains("\(signal) here")
+                }
+                .count
+            }
+            let idle = back()
+            for _ in 0..<3 where back() == idle {
+                try desktop.command(["cmd": "activity"])
+                let until = Date().addingTimeInterval(5)
+                while back() == idle, Date() < until { usleep(100_000) }
+            }
+            #expect(back() > idle, "the desktop never said that input ended the idle time: \(daemon.log)")
+            let deadline = Date().addingTimeInterval(15)
+            while Self.releases(daemon.log) < 1, Date() < deadline { usleep(200_000) }
+            #expect(Self.releases(daemon.log) == 1, "\(daemon.log)")
+            // It replaces the water reminder still open, if any: GNOME Shell holds one that says it was held.
+            let shown = try desktop.waitForNotification("Drink some water") {
+                ($0["body"] as? String)?.contains("while you were away.") == true
+            }
+            #expect((shown["body"] as? String)?.contains(" since ") == true, "\(shown)")
+            try shot(desktop, "idle-back")
+            #expect(daemon.stop() == 0)
+            let gone = Date().addingTimeInterval(5)
+            while !Self.swayidleChildren(runtime: runtime).isEmpty, Date() < gone { usleep(100_000) }
+            #expect(Self.swayidleChildren(runtime: runtime).isEmpty, "swayidle outlived the daemon")
         }
-        #expect(back() > idle, "the desktop never said that input ended the idle time: \(daemon.log)")
-        let deadline = Date().addingTimeInterval(15)
-        while Self.releases(daemon.log) < 1, Date() < deadline { usleep(200_000) }
-        #expect(Self.releases(daemon.log) == 1, "\(daemon.log)")
-        // It replaces the water reminder still open, if any: GNOME Shell holds one that says it was held.
-        let shown = try desktop.waitForNotification("Drink some water") {
-            ($0["body"] as? String)?.contains("while you were away.") == true
-        }
-        #expect((shown["body"] as? String)?.contains(" since ") == true, "\(shown)")
-        try shot(desktop, "idle-back")
-        #expect(daemon.stop() == 0)
-        let gone = Date().addingTimeInterval(5)
-        while !Self.swayidleChildren(runtime: runtime).isEmpty, Date() < gone { usleep(100_000) }
-        #expect(Self.swayidleChildren(runtime: runtime).isEmpty, "swayidle outlived the daemon")
     }
 }

@@ -8,11 +8,17 @@ BIN := .build/$(CONFIG)/w8
 # needs from w8, and at every start the loader searched that table first for each of the libraries' symbols and the
 # runtime's dladdr walked it (bench/README.md). Linked by the toolchain's lld, whose packed relative relocations
 # (DT_RELR, glibc 2.36) replace the 2 MB table of 86,000 RELA entries the loader read at every start with 16 KB.
+# Every function has a section of its own, and lld lays out first, in the order they run, the functions the common
+# commands run (packaging/start-order.txt, written by `make start-order`): a command then touches 80 pages of code
+# fewer (bench/README.md, "Issue 40: the code in the order it runs").
 PKG_SCRATCH := .build-pkg
 PKG_BIN := $(PKG_SCRATCH)/release/w8
+START_ORDER := $(CURDIR)/packaging/start-order.txt
 PKG_FLAGS := -c release --product w8 --scratch-path $(PKG_SCRATCH) --static-swift-stdlib --disable-local-rpath \
 	-Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs \
-	-Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now -Xlinker --no-export-dynamic
+	-Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now -Xlinker --no-export-dynamic \
+	-Xswiftc -Xfrontend -Xswiftc -function-sections \
+	-Xlinker --symbol-ordering-file=$(START_ORDER) -Xlinker --no-warn-symbol-ordering
 
 # The installed binary is stripped (its symbol tables are most of its size); the build keeps its symbols.
 STRIP ?= strip
@@ -45,7 +51,7 @@ INSTALLED := $(BINDIR)/w8 $(addprefix $(USERUNITDIR)/,$(UNITS)) $(DATADIR)/appli
 # The one place the version lives is Sources/w8/W8.swift (`w8 --version`); the packaging recipes are checked against it.
 VERSION := $(shell sed -n 's/^ *static let version = "\(.*\)"$$/\1/p' Sources/w8/W8.swift)
 
-.PHONY: all deps test-deps build run catalogs pot po-update test test-clock-moved check-real-health test-desktops soak bench profile clean release install install-files uninstall dist deb rpm packaging-test format \
+.PHONY: all deps test-deps build run catalogs pot po-update test test-clock-moved check-real-health test-desktops soak bench profile start-order clean release install install-files uninstall dist deb rpm packaging-test format \
 	lint fuzz fuzz-smoke fuzz-build test-sanitize test-tsan
 
 all: build
@@ -205,6 +211,14 @@ bench: test-deps catalogs
 profile: test-deps catalogs
 	$(MAKE) release
 	./bench/profile.sh $(PKG_BIN)
+
+# packaging/start-order.txt anew, from callgrind runs of the release build's common commands (bench/start-order.sh),
+# then the release build linked again in that order.
+start-order: catalogs
+	$(MAKE) release
+	./bench/start-order.sh $(PKG_BIN)
+	rm -f $(PKG_BIN)
+	$(MAKE) release
 
 # The toolchain's swift-format, with the rules in .swift-format.
 FORMAT_PATHS := Sources Tests Package.swift Fuzz/Package.swift Fuzz/Sources

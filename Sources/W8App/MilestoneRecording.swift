@@ -7,7 +7,14 @@ import W8Text
 public struct PendingNotification: Sendable, Equatable {
     public var achievementID: Int64
     public var type: MilestoneType
-    public var notification: DesktopNotification
+    /// The progress that reached it, which the notification tells.
+    public var progress: GoalProgress
+
+    /// The notification, written when it is asked for (after the commit): a notification is for people, so it is
+    /// in the user's language, under --json too.
+    public var notification: DesktopNotification {
+        Localization.inUsersLanguage { DesktopNotification.milestone(type, progress: progress) }
+    }
 }
 
 /// What a change to the data did to the goal journey.
@@ -59,14 +66,12 @@ public struct EvaluationContext: Sendable {
 extension StoreTransaction {
     /// Runs the milestone rules after a change, inside the change's transaction: reads what they need, records
     /// what they decided, and claims the notification they chose. With `history` (an import), milestones the
-    /// current weight reached before today are recorded at its date and not notified. `onClaim` is called once a
-    /// notification is claimed, before its text is written.
+    /// current weight reached before today are recorded at its date and not notified.
     ///
     /// With `silent` (a merge of another machine's events), milestones are recorded as achieved and none is
     /// notified: the machine that recorded the crossing entry announces it.
     func recordMilestones(
-        context: EvaluationContext, rearm: Bool, entry: WeightEntry?, history: Bool = false, silent: Bool = false,
-        onClaim: () -> Void = {}
+        context: EvaluationContext, rearm: Bool, entry: WeightEntry?, history: Bool = false, silent: Bool = false
     ) throws -> RecordedChange {
         let snapshot = try snapshot(unit: context.settings.unit)
         var achievedAt = context.now
@@ -97,12 +102,7 @@ extension StoreTransaction {
                     MilestoneAchievement(type: type, progress: progress, at: achievedAt, notificationSent: notify))
                 recorded.append(achievement)
                 if notify, let id = achievement.id {
-                    onClaim()
-                    // A notification is for people: the user's language, under --json too.
-                    let notification = Localization.inUsersLanguage {
-                        DesktopNotification.milestone(type, progress: progress)
-                    }
-                    pending = PendingNotification(achievementID: id, type: type, notification: notification)
+                    pending = PendingNotification(achievementID: id, type: type, progress: progress)
                 }
             }
         }

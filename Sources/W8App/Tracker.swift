@@ -24,14 +24,20 @@ public struct Tracker: Sendable {
     public let context: EvaluationContext
     /// Told after each committed change (`WaybarRefresh` with the `widget.signal` setting).
     public let statusBar: any StatusBar
+    /// Called inside a change's transaction when the rules claimed a notification, before the commit: the one
+    /// start-up trick kept here (bench/README.md, "Start-up tricks"). The composition root starts libnotify's
+    /// connection, which then overlaps the commit's fsyncs.
+    let claimed: @Sendable () -> Void
 
     public init(
-        database: AppDatabase, sink: any NotificationSink, context: EvaluationContext, statusBar: any StatusBar
+        database: AppDatabase, sink: any NotificationSink, context: EvaluationContext, statusBar: any StatusBar,
+        claimed: @escaping @Sendable () -> Void = {}
     ) {
         self.database = database
         self.sink = sink
         self.context = context
         self.statusBar = statusBar
+        self.claimed = claimed
     }
 
     /// The key of the daily weigh-in reminder, whose server id is kept so that logging a weight can close it.
@@ -43,16 +49,20 @@ public struct Tracker: Sendable {
         try database.write(commit: commit, change)
     }
 
-    /// Start-up trick for the bench row "w8 add posting a milestone / notify-send" (bench/README.md, "Start-up
-    /// tricks"): the moment a change claims a notification, inside its transaction and before the notification's
-    /// text is written, the sink starts connecting (`NotificationSink.prepare`), during the commit's fsyncs.
-    private var connectOnClaim: () -> Void { { [sink] in sink.prepare() } }
+    /// The milestone rules after a change, inside its `transaction`; `claimed` hears of a notification they claim,
+    /// unless the change will not commit.
+    func recordMilestones(
+        _ transaction: StoreTransaction, rearm: Bool, entry: WeightEntry?, history: Bool = false, commits: Bool = true
+    ) throws -> RecordedChange {
+        let change = try transaction.recordMilestones(context: context, rearm: rearm, entry: entry, history: history)
+        if change.pending != nil, commits { claimed() }
+        return change
+    }
 
     public func add(_ entry: WeightEntry) throws -> TrackerOutcome {
         let change = try record { transaction in
             let added = try transaction.saveEntry(entry, createdAt: context.now)
-            return try transaction.recordMilestones(
-                context: context, rearm: true, entry: added, onClaim: connectOnClaim)
+            return try recordMilestones(transaction, rearm: true, entry: added)
         }
         var outcome = deliver(change)
         if let warning = closeWeighInReminder(), outcome.warning == nil { outcome.warning = warning }
@@ -90,8 +100,8 @@ public struct Tracker: Sendable {
                 var importer = transaction.importer(
                     now: context.now, today: context.calendar.startOfDay(for: context.now))
                 try produce(&importer)
-                let change = try transaction.recordMilestones(
-                    context: context, rearm: true, entry: nil, history: true, onClaim: dryRun ? {} : connectOnClaim)
+                let change = try recordMilestones(
+                    transaction, rearm: true, entry: nil, history: true, commits: !dryRun)
                 var result = ImportResult(
                     added: importer.added, present: importer.present,
                     achievementsRestored: importer.achievementsRestored,
@@ -111,8 +121,7 @@ public struct Tracker: Sendable {
         deliver(
             try record { transaction in
                 let edited = try transaction.updateEntry(id: id, edit)
-                return try transaction.recordMilestones(
-                    context: context, rearm: true, entry: edited, onClaim: connectOnClaim)
+                return try recordMilestones(transaction, rearm: true, entry: edited)
             })
     }
 
@@ -121,8 +130,7 @@ public struct Tracker: Sendable {
         deliver(
             try record { transaction in
                 let removed = try transaction.removeEntry(id: id)
-                return try transaction.recordMilestones(
-                    context: context, rearm: true, entry: removed, onClaim: connectOnClaim)
+                return try recordMilestones(transaction, rearm: true, entry: removed)
             })
     }
 
@@ -138,8 +146,7 @@ public struct Tracker: Sendable {
                     weight, at: date, previous: try transaction.goal(), anchoring: anchoring)
                 try transaction.saveGoal(goal)
                 if newJourney { try transaction.rearmAllMilestones() }
-                let change = try transaction.recordMilestones(
-                    context: context, rearm: newJourney, entry: nil, onClaim: connectOnClaim)
+                let change = try recordMilestones(transaction, rearm: newJourney, entry: nil)
                 return (goal: goal, newJourney: newJourney, change: change)
             })
         return (goal, newJourney, deliver(change))
@@ -187,9 +194,6 @@ public struct Tracker: Sendable {
     func deliver(_ change: RecordedChange) -> TrackerOutcome {
         refreshWidget()
         guard let pending = change.pending else { return TrackerOutcome(change: change, notified: nil, warning: nil) }
-        // Start-up trick for the bench row "w8 add posting a milestone / notify-send" (bench/README.md, "Start-up
-        // tricks"): the stamp is written while the sink is still connecting, not after the post.
-        database.recordIntegrityStamp()
         do {
             _ = try sink.post(pending.notification)
             return TrackerOutcome(change: change, notified: pending.type, warning: nil)

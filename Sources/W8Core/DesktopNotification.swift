@@ -113,15 +113,9 @@ public protocol NotificationSink: Sendable {
     ///
     /// The handler may run on any thread, and must not call the sink before it returns: hand the press on.
     func onAction(_ handler: @escaping @Sendable (NotificationActionPress) -> Void)
-    /// Says that a post will follow shortly, such as after the commit that claimed it: the sink may start
-    /// connecting now, so that the post waits less. It must not show anything.
-    func prepare()
 }
 
 extension NotificationSink {
-    /// Sinks with nothing to connect have nothing to prepare.
-    public func prepare() {}
-
     /// Sinks that show no buttons never call a handler.
     public func onAction(_ handler: @escaping @Sendable (NotificationActionPress) -> Void) {}
 }

@@ -52,10 +52,10 @@ public final class LibnotifyNotificationSink: NotificationSink {
         self.sessionBusAddress = sessionBusAddress
     }
 
-    /// Starts libnotify's thread, which loads libnotify, connects to the session bus and asks the server's
-    /// capabilities, and returns at once: a post that follows (after a commit, say) finds all that done.
-    public func prepare() {
-        LibnotifyThread.process.prepare()
+    /// Starts libnotify's thread, which loads libnotify and connects to the session bus, and returns at once: a
+    /// post that follows finds that done. For the composition root, which knows when a post will follow.
+    public static func connectInBackground() {
+        LibnotifyThread.process.connectInBackground()
     }
 
     /// Shows `notification` and returns the server's id for it.

@@ -63,7 +63,7 @@ final class LibnotifyThread: Sendable {
     /// Starts the thread, if no call has, with a first job that connects to the session bus (what every post does
     /// first), and returns at once. The thread loads libnotify itself. What fails here is not reported: the calls
     /// that follow meet the same failure and report it.
-    func prepare() {
+    func connectInBackground() {
         let mustStart = state.withLock { state -> Bool in
             guard !state.started else { return false }
             state.jobs.append { context in _ = try? context.connect() }
@@ -81,8 +81,8 @@ final class LibnotifyThread: Sendable {
     }
 
     private func runLoop() {
-        // `run` loaded libnotify before it started the thread; after `prepare`, loading is the thread's work.
-        // When it fails, `run` fails the same way before it queues a job, so none is left waiting.
+        // `run` loaded libnotify before it started the thread; after `connectInBackground`, loading is the
+        // thread's work. When it fails, `run` fails the same way before it queues a job, so none is left waiting.
         guard clibnotify_load() == 0 else { return }
         var context = LibnotifyContext()
         let mainContext = g_main_context_default()

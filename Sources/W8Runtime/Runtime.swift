@@ -276,7 +276,7 @@ public struct Runtime: Sendable {
         return Tracker(
             database: database, sink: sink(),
             context: EvaluationContext(now: now, calendar: calendar, settings: settings),
-            statusBar: statusBar(settings))
+            statusBar: statusBar(settings), claimed: LibnotifyNotificationSink.connectInBackground)
     }
 
     public func intakeLog(_ settings: Settings) throws -> IntakeLog {

@@ -216,13 +216,6 @@ public struct AppDatabase: Sendable {
         }
     }
 
-    /// Records the integrity stamp now, as closing would (`IntegrityStamp`): for a command that waits after its
-    /// last write (a post to the notification server), so that its close has only to see that the stamp still
-    /// describes the files. A write after it makes the close record it again.
-    public func recordIntegrityStamp() {
-        integrity.record(database: stamped)
-    }
-
     /// Throws `StoreError.damaged` when the file is damaged, the first time it is called on this value; the whole
     /// check is skipped while the integrity stamp holds (`IntegrityStamp`).
     func refuseDamage() throws {

@@ -68,24 +68,19 @@ struct IntegrityStamp: Equatable {
 
     /// Records that `database`, as it is now, was found sound at `checkedAt`: written beside it and renamed into
     /// place, never through a link or over anything but a regular file. Not synced: a stamp lost in a crash only
-    /// means one more check. Failures are ignored for the same reason. Returns the files it described.
-    @discardableResult
-    static func record(for database: String, checkedAt: Int64) -> String? {
-        guard let files = files(of: database) else { return nil }
+    /// means one more check. Failures are ignored for the same reason.
+    static func record(for database: String, checkedAt: Int64) {
+        guard let files = files(of: database) else { return }
         let target = path(for: database)
         var status = stat()
-        if lstat(target, &status) == 0, status.st_mode & S_IFMT != S_IFREG { return nil }
+        if lstat(target, &status) == 0, status.st_mode & S_IFMT != S_IFREG { return }
         let temporary = target + ".\(getpid())"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { return nil }
+        guard descriptor >= 0 else { return }
         let text = Array("w8trackr integrity stamp\nchecked \(checkedAt)\nfiles \(files)\n".utf8)
         let written = text.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
         close(descriptor)
-        if written != text.count || rename(temporary, target) != 0 {
-            unlink(temporary)
-            return nil
-        }
-        return files
+        if written != text.count || rename(temporary, target) != 0 { unlink(temporary) }
     }
 
     /// Removes the stamp: the file was found damaged.
@@ -103,8 +98,6 @@ final class IntegrityCheck: @unchecked Sendable {
     private var passed = false
     /// When the pages were found sound; set once the check passed, cleared when SQLite then found damage.
     private var checkedAt: Int64?
-    /// The files the stamp this value last recorded describes.
-    private var recordedFiles: String?
 
     /// Runs `check` unless it passed already on this value, or `stamp` (for a file database) shows it still holds.
     func run(database: String?, _ check: () throws -> Void) throws {
@@ -129,25 +122,13 @@ final class IntegrityCheck: @unchecked Sendable {
 
     /// SQLite found damage after the check: no stamp is recorded, and the one there goes.
     func damageFound(database: String?) {
-        lock.withLock {
-            checkedAt = nil
-            recordedFiles = nil
-        }
+        lock.withLock { checkedAt = nil }
         if let database { IntegrityStamp.remove(for: database) }
     }
 
-    /// Records the stamp, if this value found the file sound: once the database is closed, or before, after its
-    /// last write (`AppDatabase.recordIntegrityStamp`).
-    func record(database: String?) {
-        guard let database, let checkedAt = lock.withLock({ checkedAt }) else { return }
-        let files = IntegrityStamp.record(for: database, checkedAt: checkedAt)
-        lock.withLock { recordedFiles = files }
-    }
-
-    /// Records the stamp once the database is closed, unless the one this value recorded still describes it.
+    /// Records the stamp once the database is closed, if this value found the file sound.
     func recordAfterClose(database: String?) {
-        guard let database, let recorded = lock.withLock({ checkedAt != nil ? recordedFiles : nil }),
-            recorded == IntegrityStamp.files(of: database)
-        else { return record(database: database) }
+        guard let database, let checkedAt = lock.withLock({ checkedAt }) else { return }
+        IntegrityStamp.record(for: database, checkedAt: checkedAt)
     }
 }

@@ -17,9 +17,9 @@ struct NoServer: Error, LocalizedError {
     var errorDescription: String? { "no notification server on the D-Bus session bus" }
 }
 
-/// A sink that, each time it is told a post will follow, notes how many achievements another connection reads then:
-/// the count before the claiming transaction commits, if it is told inside it.
-final class PreparingSink: NotificationSink, @unchecked Sendable {
+/// Hears the tracker's `claimed` and notes how many achievements another connection reads then: the count before
+/// the claiming transaction commits, if it is told inside it.
+final class ClaimWitness: @unchecked Sendable {
     let path: String
     private let lock = NSLock()
     private var _achievementsSeen: [Int] = []
@@ -27,9 +27,7 @@ final class PreparingSink: NotificationSink, @unchecked Sendable {
 
     init(path: String) { self.path = path }
 
-    func post(_ notification: DesktopNotification) throws -> UInt32 { 1 }
-    func close(id: UInt32) throws {}
-    func prepare() {
+    func heard() {
         let seen = (try? AppDatabase.open(at: path).achievements().count) ?? -1
         lock.withLock { _achievementsSeen.append(seen) }
     }
@@ -86,31 +84,33 @@ final class PreparingSink: NotificationSink, @unchecked Sendable {
         #expect(try store.database.achievements().map(\.notificationSent) == [false])
     }
 
-    @Test("The sink is told a post will follow inside the transaction that claims it, and only then")
-    func preparesBeforeTheClaimCommits() throws {
+    @Test("The composition root hears of a claim inside the transaction that claims it, and only then")
+    func claimedBeforeTheClaimCommits() throws {
         defer { store.directory.remove() }
-        let preparing = PreparingSink(path: store.database.path)
+        let witness = ClaimWitness(path: store.database.path)
         func tracker(at now: Date) -> Tracker {
             Tracker(
-                database: store.database, sink: preparing,
-                context: EvaluationContext(now: now, calendar: calendar, settings: Settings()), statusBar: statusBar)
+                database: store.database, sink: sink,
+                context: EvaluationContext(now: now, calendar: calendar, settings: Settings()), statusBar: statusBar,
+                claimed: witness.heard)
         }
         let day = calendar.date(2026, 11, 2, 7)
         _ = try tracker(at: day).add(WeightEntry(weight: Weight(200, .lb), date: day))
         _ = try tracker(at: day).setGoal(Weight(160, .lb), at: day)
-        #expect(preparing.achievementsSeen.isEmpty)
+        #expect(witness.achievementsSeen.isEmpty)
 
-        // Given a goal of 160 from 200, when 189 crosses 25%, then the sink hears of it before the commit.
+        // Given a goal of 160 from 200, when 189 crosses 25%, then it is heard before the commit, and posted after.
         let next = calendar.date(2026, 11, 9, 7)
         _ = try tracker(at: next).add(WeightEntry(weight: Weight(189, .lb), date: next))
-        #expect(preparing.achievementsSeen == [0])
+        #expect(witness.achievementsSeen == [0])
         #expect(try store.database.achievements().count == 1)
+        #expect(sink.posted.map(\.title) == ["25% of the way to your goal!"])
 
-        // A change that claims nothing tells it nothing.
+        // A change that claims nothing is not heard.
         _ = try tracker(at: next).add(WeightEntry(weight: Weight(188, .lb), date: next.addingTimeInterval(60)))
-        #expect(preparing.achievementsSeen == [0])
+        #expect(witness.achievementsSeen == [0])
 
-        // An import of a weight that crosses 50% claims the notification: told once for real, never for a dry run,
+        // An import of a weight that crosses 50% claims the notification: heard once for real, never for a dry run,
         // which posts nothing.
         let later = calendar.date(2026, 11, 16, 7)
         for dryRun in [true, false] {
@@ -118,7 +118,7 @@ final class PreparingSink: NotificationSink, @unchecked Sendable {
                 _ = try importer.add(WeightEntry(weight: Weight(179, .lb), date: later))
             }
         }
-        #expect(preparing.achievementsSeen == [0, 1])
+        #expect(witness.achievementsSeen == [0, 1])
     }
 
     @Test("Logging a weight closes the weigh-in reminder on screen, once")

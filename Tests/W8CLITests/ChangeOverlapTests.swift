@@ -62,9 +62,8 @@ import W8TestHarness
         #expect(!lines.contains { $0.contains("clone") }, "\(lines.filter { $0.contains("clone") })")
     }
 
-    /// A change that claims a notification connects to the bus once, through libnotify, started by the claim
-    /// (`NotificationSink.prepare`); one that claims nothing never connects. Whether the connection overlaps the
-    /// commit's fsync is a matter of timing, measured by `make bench` (bench/README.md), not asserted here.
+    /// A change that claims a notification connects to the bus once, through libnotify, after its commit was
+    /// synced; one that claims nothing never connects.
     @Test func onlyAClaimedNotificationConnectsToTheBus() throws {
         let (dunst, w8) = try W8Sandbox.onNewDunst()
         defer { dunst.stop() }
@@ -89,6 +88,8 @@ import W8TestHarness
         let syncs = crossing.indices.filter { crossing[$0].contains("sync(") }
         #expect(connects.count == 1, "\(crossing)")
         #expect(!syncs.isEmpty, "\(crossing)")
+        // The claim is on disk before anything reaches the bus: a crash in between announces nothing twice.
+        #expect(syncs.allSatisfy { $0 < connects[0] }, "\(crossing)")
         #expect(try dunst.history().map(\.summary) == ["25% of the way to your goal!"])
         // 174 lb claims nothing: no connection at all.
         let quiet = try trace("174")

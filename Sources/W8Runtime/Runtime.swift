@@ -16,8 +16,6 @@ public struct Runtime: Sendable {
     public let calendar: Calendar
     /// W8Chart's images, drawn with cairo.
     public let chartDrawer: ChartDrawer
-    /// The databases `database()` opened, for `closeDatabases()` to close.
-    private let opened = OpenedDatabases()
     /// Whether the command changes the data (`add`, `edit`, `rm`): see `database(mergingSync:)`.
     private let changing: Bool
 
@@ -146,7 +144,7 @@ public struct Runtime: Sendable {
     public func database(mergingSync: Bool = true) throws -> AppDatabase {
         let database =
             try (changing ? AppDatabase.openAsItIs(at: paths.database) : nil) ?? AppDatabase.open(at: paths.database)
-        opened.append(database)
+        OpenedDatabases.process.append(database)
         if mergingSync { mergeArrived(database) }
         return database
     }
@@ -159,7 +157,7 @@ public struct Runtime: Sendable {
         let folder = syncFolder(database: database)
         _ = try? folder.pass()
         // Only a command that changed something writes to the journal as it ends: `w8 status` passes once.
-        opened.beforeClose(database) {
+        OpenedDatabases.process.beforeClose {
             if (try? database.hasPendingSync()) == true { _ = try? folder.pass() }
         }
     }
@@ -197,7 +195,7 @@ public struct Runtime: Sendable {
             (try? database.syncSelf())??.folder != nil
         else { return }
         let folder = syncFolder(database: database)
-        opened.beforeClose(database) { _ = try? folder.pass() }
+        OpenedDatabases.process.beforeClose { _ = try? folder.pass() }
     }
 
     /// This machine's name (`gethostname`), for the sync folder's device list.
@@ -209,17 +207,20 @@ public struct Runtime: Sendable {
 
     /// Closes every database a runtime of this process opened, once the command is done: a database this process
     /// checked and wrote to gets its integrity stamp (`IntegrityStamp`), so that the next changing command skips
-    /// the whole-file check. Before, only `add`, `edit` and `rm` (`closeDatabases()`) recorded it, and an add after
-    /// `w8 drink` or `w8 goal` paid the check (`IntegrityStampTests.everyChangingCommandLeavesAStamp`).
+    /// the whole-file check (`IntegrityStampTests.everyChangingCommandLeavesAStamp`).
     ///
     /// SQLite checkpoints the WAL as the last connection closes only once it holds more than
     /// `checkpointAboveWALBytes`: what was committed stays in the WAL, durable, until then. A checkpoint at every
     /// close cost a command that read after a change two fsyncs, and a `w8 status` that merged one event from the
     /// sync folder four (the new WAL after it two more); a WAL never checkpointed costs every process that opens the
     /// database first a read of all of it (SQLite rebuilds its index), 5 ms at 3 MB (bench/README.md, "Issue 38").
+    ///
+    /// The databases stay in the process's list, closed, until it exits: the last release would run GRDB's
+    /// deinitialisers, which look up a conformance (a scan of the binary's records) and start a dispatch thread
+    /// only to dispose of the closed queue, just before the process ends.
     public static func closeOpenDatabases() {
         OpenedDatabases.process.runBeforeClose()
-        for database in OpenedDatabases.process.takeAll() {
+        for database in OpenedDatabases.process.all {
             var wal = stat()
             let large = lstat(database.path + "-wal", &wal) == 0 && wal.st_size > checkpointAboveWALBytes
             try? database.close(checkpoint: large)
@@ -228,17 +229,6 @@ public struct Runtime: Sendable {
 
     /// 256 KiB: 64 pages, about five merges of one event or twenty weigh-ins, read in well under a millisecond.
     static let checkpointAboveWALBytes = 256 * 1024
-
-    /// Closes the databases this runtime opened, for a process that ends at once after (`finish(_:status:)` in `w8`).
-    ///
-    /// The close leaves the change, committed and fsynced, in the WAL rather than checkpointing it into the
-    /// database file, as every close does while the daemon has the database open: a checkpoint and the new WAL
-    /// after it cost `w8 add` four fsyncs more than its commit. SQLite's own checkpoint moves it into the file.
-    public func closeDatabases() {
-        OpenedDatabases.process.runBeforeClose()
-        for database in opened.all { try? database.close(checkpoint: false) }
-        OpenedDatabases.process.removeAll()
-    }
 
     /// Formats for the terminal and JSON, in the preferred unit and the local time zone.
     public func presenter(_ settings: Settings) -> Presenter {
@@ -322,38 +312,18 @@ public struct Runtime: Sendable {
     }
 }
 
-/// The databases a runtime opened, shared by its copies.
+/// The databases the runtimes of this process opened, for `Runtime.closeOpenDatabases()`.
 private final class OpenedDatabases: @unchecked Sendable {
-    /// Those of every runtime of this process not closed yet, for `Runtime.closeOpenDatabases()`.
     static let process = OpenedDatabases()
 
     private let lock = NSLock()
     private var databases: [AppDatabase] = []
-
-    func append(_ database: AppDatabase) {
-        lock.withLock { databases.append(database) }
-        if self !== Self.process { Self.process.append(database) }
-    }
-
-    func takeAll() -> [AppDatabase] {
-        lock.withLock {
-            defer { databases = [] }
-            return databases
-        }
-    }
-
-    func removeAll() { lock.withLock { databases = [] } }
-
     /// What to run before the process closes its databases: a sync folder's last pass.
     private var closing: [@Sendable () -> Void] = []
 
-    func beforeClose(_ database: AppDatabase, _ body: @escaping @Sendable () -> Void) {
-        if self !== Self.process {
-            Self.process.beforeClose(database, body)
-        } else {
-            lock.withLock { closing.append(body) }
-        }
-    }
+    func append(_ database: AppDatabase) { lock.withLock { databases.append(database) } }
+
+    func beforeClose(_ body: @escaping @Sendable () -> Void) { lock.withLock { closing.append(body) } }
 
     func runBeforeClose() {
         let bodies = lock.withLock {

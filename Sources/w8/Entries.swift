@@ -130,14 +130,13 @@ protocol ChangingCommand: ParsableCommand {
 extension ChangingCommand {
     func run() throws { try Self.perform(json: json, change) }
 
-    /// Loads the settings, makes the change and prints what it did, then ends the process.
-    static func perform(json: Bool, _ change: (Runtime, Settings) throws -> TrackerOutcome) throws -> Never {
+    /// Loads the settings, makes the change and prints what it did.
+    static func perform(json: Bool, _ change: (Runtime, Settings) throws -> TrackerOutcome) throws {
         let runtime = Runtime.started(changing: true)
         let settings = try runtime.settings()
         let outcome = try change(runtime, settings)
         if let warning = outcome.warning { warn(warning) }
         show(runtime.presenter(settings).change(outcome, verb: verb, json: json))
-        finish(runtime)
     }
 }
 

@@ -33,9 +33,10 @@ struct W8: ParsableCommand {
         func run() throws {
             if let (input, json) = Add.quick(Array(arguments)) {
                 try Add.perform(json: json) { try Add.add(input, $0, $1) }
+            } else {
+                var command = try parseRouted(Self.arguments(arguments))
+                try command.run()
             }
-            var command = try parseRouted(Self.arguments(arguments))
-            try command.run()
             Runtime.closeOpenDatabases()
             flushStandardOutput()
         }

@@ -28,12 +28,15 @@ public func readFile(_ path: String, limit: Int) throws(SystemCallError) -> Boun
         throw error
     }
     defer { close(descriptor) }
-    var bytes = [UInt8](repeating: 0, count: limit + 1)
+    // The buffer grows as the file fills it, up to one byte past the limit: a few lines need one page, not the
+    // limit's megabyte of zeroed memory (256 page faults, 6 % of a `w8 add` that reads config.toml).
+    var bytes = [UInt8](repeating: 0, count: min(4096, limit + 1))
     var count = 0
     while count <= limit {
-        let offset = count
+        if count == bytes.count { bytes += repeatElement(0, count: min(bytes.count, limit + 1 - bytes.count)) }
+        let (offset, room) = (count, bytes.count - count)
         let n = retryingOnInterrupt {
-            bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + offset, limit + 1 - offset) }
+            bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + offset, room) }
         }
         if n == -1 { throw SystemCallError("read", path: path) }
         if n == 0 { break }

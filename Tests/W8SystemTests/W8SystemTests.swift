@@ -207,3 +207,31 @@ import W8TestSupport
         }
     }
 }
+
+@Suite struct BoundedFileReaderTests {
+    /// Sizes about the buffer's first page and its doublings, and about the limit, under each limit.
+    @Test(
+        "A file is read whole up to the limit, and one past it is too large with the limit's prefix",
+        arguments: [10, 4095, 4096, 10_000, 1 << 20])
+    func wholeUpToTheLimit(limit: Int) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.appending("file")
+        let sizes = [0, 1, 9, 10, 11, 4095, 4096, 4097, 8192, 8193, limit - 1, limit, limit + 1, 3 * limit]
+        for size in Set(sizes.filter { $0 >= 0 }).sorted() {
+            let bytes = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            let expected: BoundedFileContents =
+                size <= limit ? .bytes(bytes) : .tooLarge(prefix: Array(bytes[..<limit]))
+            // Compared apart, so that a failure names the sizes rather than printing megabytes.
+            let same = try readFile(path, limit: limit) == expected
+            #expect(same, "size \(size), limit \(limit)")
+        }
+    }
+
+    @Test("/dev/zero is too large at once, and a file that is not there is missing")
+    func endlessAndMissing() throws {
+        #expect(try readFile("/dev/zero", limit: 5000) == .tooLarge(prefix: [UInt8](repeating: 0, count: 5000)))
+        #expect(try readFile("/nonexistent/w8-\(getpid())", limit: 5000) == .missing)
+    }
+}

@@ -72,7 +72,7 @@ extension AppDatabase {
                 let key = IntakeRules.waterGoalKey(after, calendar: calendar)
                 try db.execute(
                     sql: "INSERT OR IGNORE INTO schedule_claim (occurrence, claimed_at, sent) VALUES (?, ?, 0)",
-                    arguments: [key, now])
+                    arguments: [key, StorageDate.text(now)])
                 if db.changesCount == 1 { claim = key }
             }
             return IntakeChange(event: record.event, day: after, waterGoalClaim: claim)
@@ -124,7 +124,7 @@ extension AppDatabase {
     static func events(_ db: Database, from start: Date, to end: Date) throws -> [IntakeEvent] {
         try IntakeRecord.fetchAll(
             db, sql: "SELECT * FROM intake_event WHERE date >= ? AND date < ? ORDER BY date, id",
-            arguments: [start, end]
+            arguments: [StorageDate.text(start), StorageDate.text(end)]
         ).map(\.event)
     }
 }

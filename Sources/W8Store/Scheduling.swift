@@ -15,10 +15,10 @@ extension AppDatabase {
         try writeChecked { db in
             try db.execute(
                 sql: "DELETE FROM schedule_claim WHERE occurrence = ? AND sent = 0 AND claimed_at < ?",
-                arguments: [key, date.addingTimeInterval(-AppDatabase.abandonedClaim)])
+                arguments: [key, StorageDate.text(date.addingTimeInterval(-AppDatabase.abandonedClaim))])
             try db.execute(
                 sql: "INSERT OR IGNORE INTO schedule_claim (occurrence, claimed_at, sent) VALUES (?, ?, 0)",
-                arguments: [key, date])
+                arguments: [key, StorageDate.text(date)])
             return db.changesCount == 1
         }
     }
@@ -69,7 +69,7 @@ extension AppDatabase {
                 sql: """
                     INSERT INTO scheduler_state (name, last_run) VALUES (?, ?)
                     ON CONFLICT(name) DO UPDATE SET last_run = max(last_run, excluded.last_run)
-                    """, arguments: [name, date])
+                    """, arguments: [name, StorageDate.text(date)])
         }
     }
 
@@ -79,11 +79,13 @@ extension AppDatabase {
             let rows = try Row.fetchCursor(
                 db,
                 sql: "SELECT \(EntryRecord.entryColumns) FROM entry WHERE date >= ? AND date <= ? ORDER BY date, id",
-                arguments: [start, end])
+                arguments: [StorageDate.text(start), StorageDate.text(end)])
             var entries: [WeightEntry] = []
             while let row = try rows.next() { entries.append(EntryRecord.entry(at: row)) }
-            let before = try EntryRecord.filter(EntryRecord.Columns.date < start).order(EntryRecord.newestFirst)
-                .fetchOne(db)?.entry
+            let before = try EntryRecord.filter(EntryRecord.Columns.date < StorageDate.text(start)).order(
+                EntryRecord.newestFirst
+            )
+            .fetchOne(db)?.entry
             return (entries, before)
         }
     }
@@ -101,7 +103,7 @@ extension AppDatabase {
             var days = try firstOfEachDay(db, from: start, to: now, calendar: calendar)
             var latest = days.isEmpty ? nil : try latestDate(db, from: start, to: now)
             if days.isEmpty,
-                let before = try EntryRecord.filter(EntryRecord.Columns.date < start)
+                let before = try EntryRecord.filter(EntryRecord.Columns.date < StorageDate.text(start))
                     .order(EntryRecord.newestFirst).fetchOne(db)?.entry
             {
                 days = [before]
@@ -126,7 +128,9 @@ extension AppDatabase {
     public func entryDates(since start: Date) throws -> [Date] {
         try readChecked { db in
             try Date.fetchAll(
-                db, EntryRecord.select(EntryRecord.Columns.date).filter(EntryRecord.Columns.date >= start))
+                db,
+                EntryRecord.select(EntryRecord.Columns.date).filter(EntryRecord.Columns.date >= StorageDate.text(start))
+            )
         }
     }
 

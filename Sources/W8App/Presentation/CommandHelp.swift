@@ -62,8 +62,9 @@ extension CommandHelp {
 
     public static let config = CommandHelp(
         name: "config", abstract: "List, show or change settings (kept in $XDG_CONFIG_HOME/w8trackr/config.toml).",
-        discussion: "Examples: w8 config · w8 config unit · w8 config unit kg · w8 config summary.day mon\nKeys:\n"
-            + SettingKey.allCases.map { "  \($0.rawValue): \($0.help)" }.joined(separator: "\n"))
+        discussion: SettingKey.allCases.reduce(
+            "Examples: w8 config · w8 config unit · w8 config unit kg · w8 config summary.day mon\nKeys:"
+        ) { text, key in text + "\n  \(key.rawValue): \(key.help)" })
 
     public static let sync = CommandHelp(
         name: "sync", abstract: "Keep one history on every machine you use, through a folder Syncthing keeps in step.",

@@ -129,6 +129,7 @@ public final class HarnessScript: @unchecked Sendable {
     public let directory: TemporaryDirectory
     /// The ready line.
     public let ready: [String: Any]
+    private let stderrDirectory: TemporaryDirectory
     private let process: Process
     private let input: FileHandle
     private let lines = LineReader()
@@ -153,7 +154,12 @@ public final class HarnessScript: @unchecked Sendable {
         let stdout = Pipe()
         process.standardInput = stdin
         process.standardOutput = stdout
-        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        // Its own stderr (a Python traceback) is one of the logs a failure to start shows; kept apart, since some
+        // scripts want their directory empty.
+        stderrDirectory = try TemporaryDirectory(prefix: prefix + "-err")
+        let stderrPath = stderrDirectory.appending("stderr.log")
+        FileManager.default.createFile(atPath: stderrPath, contents: nil)
+        process.standardError = FileHandle(forWritingAtPath: stderrPath)
         input = stdin.fileHandleForWriting
         try process.run()
         lines.start(stdout.fileHandleForReading)
@@ -161,12 +167,14 @@ public final class HarnessScript: @unchecked Sendable {
             let ready = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
         else {
             process.terminate()
-            throw NotificationServerFixtureError.didNotStart("\(name) (\(file))", log: Self.logs(directory))
+            throw NotificationServerFixtureError.didNotStart(
+                "\(name) (\(file))", log: Self.logs(directory, stderrDirectory))
         }
         guard ready["ready"] as? Bool == true else {
             process.waitUntilExit()
             throw NotificationServerFixtureError.didNotStart(
-                "\(name): \(ready["error"] as? String ?? "")", log: ready["log"] as? String ?? Self.logs(directory))
+                "\(name): \(ready["error"] as? String ?? "")",
+                log: ready["log"] as? String ?? Self.logs(directory, stderrDirectory))
         }
         self.ready = ready
     }
@@ -198,17 +206,20 @@ public final class HarnessScript: @unchecked Sendable {
             if process.isRunning { process.terminate() }
         }
         directory.remove()
+        stderrDirectory.remove()
     }
 
     deinit { stop() }
 
-    /// The tail of every log file in the script's directory.
-    static func logs(_ directory: TemporaryDirectory) -> String {
-        let files = (FileManager.default.enumerator(atPath: directory.path)?.compactMap { $0 as? String } ?? [])
-            .filter { $0.hasSuffix(".log") }.sorted()
-        return files.map { name in
-            let text = (try? String(contentsOfFile: directory.appending(name), encoding: .utf8)) ?? ""
-            return "== \(name)\n" + text.split(separator: "\n").suffix(15).joined(separator: "\n")
+    /// The tail of every log file in the script's directories.
+    static func logs(_ directories: TemporaryDirectory...) -> String {
+        directories.flatMap { directory in
+            let files = (FileManager.default.enumerator(atPath: directory.path)?.compactMap { $0 as? String } ?? [])
+                .filter { $0.hasSuffix(".log") }.sorted()
+            return files.map { name in
+                let text = (try? String(contentsOfFile: directory.appending(name), encoding: .utf8)) ?? ""
+                return "== \(name)\n" + text.split(separator: "\n").suffix(15).joined(separator: "\n")
+            }
         }.joined(separator: "\n")
     }
 }

@@ -13,7 +13,7 @@ public final class LogindStandIn: @unchecked Sendable {
     public init(bus: String? = nil) throws {
         script = try HarnessScript(
             "logind_standin.py", name: "logind stand-in", prefix: "w8-li", arguments: bus.map { ["--bus", $0] } ?? [],
-            deadline: 30)
+            deadline: 60)
         address = script.ready["address"] as? String ?? ""
     }
 

@@ -9,7 +9,7 @@ private let monday = TestClock.daysBack(to: 2)
 
 /// The contract of `w8 steps`, `w8 activity`, `activity.step_goal` and the steps of `w8 today`, on the built
 /// binary at noon on a fixed day.
-@Suite struct ActivityCLITests {
+@Suite(.ownThread) struct ActivityCLITests {
     @discardableResult
     func at(_ w8: W8Sandbox, _ arguments: String...) throws -> W8Run {
         let run = try intakeRun(w8, at: IntakeCLITests.noon, arguments)

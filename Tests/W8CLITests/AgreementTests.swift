@@ -7,7 +7,7 @@ import W8TestHarness
 private let tuesday = TestClock.daysBack(to: 3)
 
 /// Rules that must agree with themselves (issue 26): a goal's journey, repeated imports, one progress figure.
-@Suite struct CLIAgreementTests {
+@Suite(.ownThread) struct CLIAgreementTests {
     /// 92.4 kg on 1 January toward 85 kg, then 90.5 on the 10th: progress 25.67…%, the 25% milestone reached.
     func journey() throws -> W8Sandbox {
         try journeyAndLastAdd().w8

@@ -47,7 +47,7 @@ struct AppImport: Sendable, CustomTestStringConvertible {
     var path: String { ImportExportTests.fixture(fixture) }
 }
 
-@Suite struct AppImportCLITests {
+@Suite(.ownThread) struct AppImportCLITests {
     static let interpolated = "an interpolated day: TrendWeight computed this weight between two weigh-ins"
     static func placeholder(_ line: Int) -> String {
         "a midnight placeholder: line \(line) holds the same weigh-in later that day"

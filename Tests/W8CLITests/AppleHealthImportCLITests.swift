@@ -5,7 +5,7 @@ import W8TestHarness
 /// Apple Health's export (`Tests/Fixtures/import/apple-health/export.xml`, and the same in an export.zip made here)
 /// imported by the built `w8`, checked against `w8 log`, `w8 activity` and `w8 intake` and against a second
 /// reader, `Tests/Support/apple_health_totals.py`.
-@Suite struct AppleHealthImportCLITests {
+@Suite(.ownThread) struct AppleHealthImportCLITests {
     static let fixture = ImportExportTests.fixture("apple-health/export.xml")
     static let secondReader = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Support/apple_health_totals.py").path

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import W8TestHarness
 
-@Suite struct CLIBadInputTests {
+@Suite(.ownThread) struct CLIBadInputTests {
     // Each row: arguments, exit code, a fragment the one-line message must contain.
     static let rows: [([String], Int32, String)] = [
         (["add", "abc"], 65, "'abc'"), (["add", "nan"], 65, "'nan'"), (["add", "inf"], 65, "'inf'"),
@@ -94,7 +94,7 @@ import W8TestHarness
     }
 }
 
-@Suite struct CLISafetyTests {
+@Suite(.ownThread) struct CLISafetyTests {
     func mode(_ path: String) throws -> Int {
         (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)?.intValue ?? -1
     }

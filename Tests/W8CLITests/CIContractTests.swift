@@ -3,7 +3,7 @@ import Testing
 
 /// CI runs what the README tells a person to run, in that order: `make install`, then `make test`. So the tests
 /// run on a machine where w8 is installed in /usr/local, and a test that reads the host's files fails in CI.
-@Suite struct CIContractTests {
+@Suite(.ownThread) struct CIContractTests {
     static let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
@@ -30,7 +30,7 @@ import Testing
 
 /// The packages every build uses are the ones the tests passed with: Package.resolved cannot be committed here (the
 /// local mirror's commit ids are not GitHub's), so Package.swift pins each with `exact:`.
-@Suite struct PinnedPackagesTests {
+@Suite(.ownThread) struct PinnedPackagesTests {
     @Test func everyPackageIsPinnedToOneVersion() throws {
         for manifest in ["Package.swift", "Fuzz/Package.swift"] {
             let text = try String(
@@ -49,7 +49,7 @@ import Testing
 /// `make install` installs w8, not the test lab: `scripts/install-deps` without `--tests` asks for the build's
 /// packages only, and generates no locale and creates no account; with `--tests` it does both (as root). Run with
 /// stand-ins for apt-get, sudo, localedef, useradd, id and locale that record their calls: the machine is not touched.
-@Suite struct InstallDepsTests {
+@Suite(.ownThread) struct InstallDepsTests {
     /// Runs `scripts/install-deps arguments` with the stand-ins first on PATH; returns its exit status and the calls.
     func installDeps(_ arguments: [String]) throws -> (status: Int32, calls: [String]) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("w8-deps-\(UUID().uuidString)")

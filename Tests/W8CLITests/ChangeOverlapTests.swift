@@ -6,7 +6,7 @@ import W8TestHarness
 /// they open the database: a command refused for them leaves the files as they were. A change that claims a
 /// notification connects to the bus before its commit is fsynced, so that the post after waits only for its own
 /// answer.
-@Suite struct ChangeOverlapTests {
+@Suite(.ownThread) struct ChangeOverlapTests {
     /// The database and its WAL, byte for byte. The last add left its entry in the WAL: a checkpoint would move it.
     func files(_ w8: W8Sandbox) -> [Data?] {
         [w8.databasePath, w8.databasePath + "-wal"].map { FileManager.default.contents(atPath: $0) }

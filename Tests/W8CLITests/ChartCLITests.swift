@@ -3,7 +3,7 @@ import Testing
 import W8TestHarness
 
 /// `w8 chart` run as a person would: in a terminal-less pipe, and writing images a real decoder reads.
-@Suite struct ChartCLITests {
+@Suite(.ownThread) struct ChartCLITests {
     /// Six weigh-ins over the 13 days up to 4 days before the test clock's day, and a goal.
     func sandbox() throws -> W8Sandbox {
         let w8 = try W8Sandbox()

@@ -6,7 +6,7 @@ import W8TestSupport
 /// When a command's close moves the WAL into the database file (`Runtime.closeOpenDatabases`): only once the WAL
 /// holds more than 256 KiB. A smaller one stays, committed and durable, for the next command to read; a larger one
 /// would cost every process that opens the database first a read of all of it.
-@Suite struct CheckpointTests {
+@Suite(.ownThread) struct CheckpointTests {
     func walBytes(_ w8: W8Sandbox) -> Int {
         ((try? FileManager.default.attributesOfItem(atPath: w8.databasePath + "-wal"))?[.size] as? NSNumber)?
             .intValue ?? 0

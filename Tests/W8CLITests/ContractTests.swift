@@ -6,7 +6,7 @@ typealias Object = [String: Any]
 
 func object(_ any: Any) throws -> Object { try #require(any as? Object) }
 
-@Suite struct CLIContractTests {
+@Suite(.ownThread) struct CLIContractTests {
     @Test func addReportsEntryAchievementsAndNotified() throws {
         let w8 = try W8Sandbox()
         try w8.run("add", "180", "--date", "2026-11-01")

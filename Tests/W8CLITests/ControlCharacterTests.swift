@@ -4,7 +4,7 @@ import W8TestHarness
 
 /// Notes and quoted values reach a terminal with their control characters shown, not run (issue 26); the data
 /// keeps them exactly.
-@Suite struct ControlCharacterTests {
+@Suite(.ownThread) struct ControlCharacterTests {
     /// Sets the window title, rings the bell, clears the screen, returns to column 0 and starts a new row.
     static let note = "x\u{1B}]0;pwned\u{07}\u{1B}[2J\rover\nrow\u{7F}\u{9B}2J"
     static let shown = "x\\e]0;pwned\\a\\e[2J\\rover\\nrow\\x7F\\u009B2J"

@@ -9,7 +9,7 @@ private let sunday = TestClock.daysBack(to: 1)
 
 /// `kill -9` at random moments (from a seeded generator; the seed is printed) during adds, edits, an import and
 /// the weekly summary's claim. `make test` runs 20 rounds of each, `make soak` (`W8_SOAK=1`) 200.
-@Suite struct CLICrashTests {
+@Suite(.ownThread) struct CLICrashTests {
     static let rounds = FaultBudget.pick(test: 20, soak: 200)
 
     /// A moment to kill at, from the start to a little after the end of a run that took `seconds` unkilled: some
@@ -211,7 +211,7 @@ extension CLICrashTests {
 /// 8 writers adding at once while the daemon runs and an import holds its write transaction: every add lands,
 /// and none reports "database is locked". `make test` has each writer add 12 (the 2-core CI runs 8 processes at
 /// once); `make soak` 200.
-@Suite struct CLIConcurrencyTests {
+@Suite(.ownThread) struct CLIConcurrencyTests {
     @Test func eightWritersDaemonAndImport() throws {
         let w8 = try W8Sandbox()
         let writers = 8

@@ -127,7 +127,7 @@ func expectFiredOnce(_ w8: W8Sandbox, _ expected: [ExpectedFire], log: String) t
 
 /// The daemon through whole days when the clocks change, and through a change of time zone, under faketime with
 /// a real dunst.
-@Suite struct CLIDaemonTimeTests {
+@Suite(.ownThread) struct CLIDaemonTimeTests {
     static let everyEvent = [
         ("quiet_hours.enabled", "false"), ("reminders.weigh_in", "true"), ("reminders.lunch", "true"),
         ("reminders.dinner", "true"), ("reminders.dinner_time", "23:45"),

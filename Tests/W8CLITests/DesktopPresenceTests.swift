@@ -9,7 +9,7 @@ private let monday = TestClock.day(TestClock.daysBack(to: 2))
 /// session's lock from a logind stand-in on a private system bus (`LogindStandIn`): the real daemon, its clock 60
 /// times faster, holds the water reminder while the session is locked and while the desktop is in Do Not Disturb,
 /// and shows it once after each. Screenshots go to `.build/screenshots/presence-KIND-*.png`.
-@Suite(.serialized) struct DesktopPresenceTests {
+@Suite(.serialized, .ownThread) struct DesktopPresenceTests {
     /// Where each desktop's Do Not Disturb is read, as the daemon's log and `AwayReason` name it.
     static let sources: [DesktopSession.Kind: (signal: String, reason: String)] = [
         .gnome: ("GNOME show-banners", "do not disturb (GNOME)"),

@@ -15,7 +15,7 @@ private let sunday = TestClock.daysBack(to: 1)
 ///
 /// One session per desktop runs every step, in order: a reminder with buttons from the real daemon and a press of
 /// "+1 cup", a second reminder after the server closed the first, the summary with its chart, and a click.
-@Suite(.serialized) struct DesktopTests: ProbeSuite {
+@Suite(.serialized, .ownThread) struct DesktopTests: ProbeSuite {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
     static let artifacts = repository.appendingPathComponent(".build/screenshots")

@@ -4,7 +4,7 @@ import W8TestHarness
 
 /// A file w8 replaces (`export --output`, through `AtomicFileWriter`) survives a crash: after the rename that puts
 /// it in place, w8 syncs the directory that holds it, or a crash could bring back the old file.
-@Suite struct DurableWriteTests {
+@Suite(.ownThread) struct DurableWriteTests {
     @Test("After the rename, the export's directory is opened and fsynced")
     func exportSyncsItsDirectory() throws {
         let w8 = try W8Sandbox()

@@ -5,7 +5,7 @@ import W8TestHarness
 /// Files at the edges (issue 26): what w8 writes through a symlink, to a device, a FIFO or a directory, and the
 /// database or config.toml behind a link. Devices are reached through links inside the sandbox, so that a
 /// regression replaces a link of the test, never `/dev/null` of the machine.
-@Suite struct EdgeFileTests {
+@Suite(.ownThread) struct EdgeFileTests {
     static func kind(_ path: String) throws -> FileAttributeType? {
         try FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType
     }

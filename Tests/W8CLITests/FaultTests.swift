@@ -56,7 +56,7 @@ func expectOneLine(
 
 /// A damaged database: w8 refuses to write to it and never rewrites it, the doctor says what to do, and the JSON
 /// export saves what SQLite can still read.
-@Suite struct CLICorruptDatabaseTests {
+@Suite(.ownThread) struct CLICorruptDatabaseTests {
     enum Damage: String, CaseIterable, Sendable {
         case overwrittenPages, truncated, notSQLite
     }
@@ -115,7 +115,7 @@ func expectOneLine(
 }
 
 /// A full disk, a read-only data directory and files of another user: one clear line, nothing lost.
-@Suite struct CLIDiskAndPermissionTests {
+@Suite(.ownThread) struct CLIDiskAndPermissionTests {
     // The data and the settings on one small tmpfs, filled up.
     @Test(.enabled(if: runningAsRoot, "mounting a tmpfs needs root; CI runs as root"))
     func fullDisk() throws {
@@ -231,7 +231,7 @@ func runSQLite(_ path: String, _ sql: String) throws -> String {
 }
 
 /// A hostile config.toml: one line naming the file and the line, at once, for every command.
-@Suite struct CLIHostileConfigTests {
+@Suite(.ownThread) struct CLIHostileConfigTests {
     enum Hostile: String, CaseIterable, Sendable {
         case hugeNumber, wrongType, tenMegabytesOfGarbage, symlinkToDevZero, notUTF8, hugeString
     }
@@ -278,7 +278,7 @@ func runSQLite(_ path: String, _ sql: String) throws -> String {
 
 /// The notification server dies during a call, or is restarted: entries are kept, and the daemon reaches the
 /// new server.
-@Suite(.serialized) struct CLINotificationServerFaultTests {
+@Suite(.serialized, .ownThread) struct CLINotificationServerFaultTests {
     @Test func serverDiesMidCall() throws {
         let hung = try HungNotificationServer()
         defer { hung.stop() }

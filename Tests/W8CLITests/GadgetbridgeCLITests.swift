@@ -5,7 +5,7 @@ import W8TestHarness
 /// Gadgetbridge's database (`Tests/Fixtures/import/gadgetbridge/schema-and-rows.sql`, built into SQLite by each
 /// test) imported by the built `w8`, and checked against `w8 activity --json`, `w8 log --json` and a second reader,
 /// `Tests/Support/gadgetbridge_totals.py`.
-@Suite struct GadgetbridgeCLITests {
+@Suite(.ownThread) struct GadgetbridgeCLITests {
     static let secondReader = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Support/gadgetbridge_totals.py").path
     static let zone = "Europe/Berlin"

@@ -8,7 +8,7 @@ import W8TestHarness
 /// reads w8 reads to the same weigh-ins. Before the scanner checked end tags against their elements, every tag's
 /// attributes and the references in text, and decoded a type written with character references, 109 of 120
 /// documents disagreed.
-@Suite struct HealthXMLDifferentialTests {
+@Suite(.ownThread) struct HealthXMLDifferentialTests {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Support/health_xml_differential.py").path
 

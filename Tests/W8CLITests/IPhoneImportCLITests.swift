@@ -4,7 +4,7 @@ import W8TestHarness
 
 /// The iPhone W8Trackr app's exports (`Tests/Fixtures/import/README.md`) imported by the built `w8`, and checked
 /// against `w8 log --json` and against a second reader, `Tests/Support/w8trackr_ios_totals.py`.
-@Suite struct IPhoneImportCLITests {
+@Suite(.ownThread) struct IPhoneImportCLITests {
     static let fixtures = ["w8trackr-ios.csv", "w8trackr-ios-de.csv", "w8trackr-ios.json"]
     static let secondReader = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Support/w8trackr_ios_totals.py").path

@@ -3,7 +3,7 @@ import Testing
 import W8TestHarness
 
 /// `w8 export` and `w8 import`, run as built, on the fixture files of `Tests/Fixtures/import`.
-@Suite struct ImportExportTests {
+@Suite(.ownThread) struct ImportExportTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/import")
 
@@ -337,7 +337,7 @@ import W8TestHarness
 }
 
 /// History brought in by an import does not set off a storm of notifications: through dunst, under a frozen clock.
-@Suite(.serialized) struct ImportNotificationTests {
+@Suite(.serialized, .ownThread) struct ImportNotificationTests {
     static let now = "2026-11-21 12:00:00"
 
     @Test func historyIsRecordedQuietlyAndTodayNotifiesOnce() throws {

@@ -3,7 +3,7 @@ import Testing
 import W8TestHarness
 
 /// Input at its edges (issue 26): absurd counts, huge values, units typed as a word of their own.
-@Suite struct CLIInputFormTests {
+@Suite(.ownThread) struct CLIInputFormTests {
     @Test(arguments: ["10000000", "9223372036854775807"])
     func intakeOverAnyNumberOfDaysShowsToday(days: String) throws {
         let w8 = try W8Sandbox()

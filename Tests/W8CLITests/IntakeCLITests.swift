@@ -29,7 +29,7 @@ func expectRefused(
 }
 
 /// The contract of `w8 drink`, `w8 eat`, `w8 today` and `w8 intake` on the built binary, on a fixed day.
-@Suite struct IntakeCLITests {
+@Suite(.ownThread) struct IntakeCLITests {
     static let noon = "\(TestClock.day(monday)) 12:00:00"
 
     @discardableResult
@@ -190,7 +190,7 @@ func expectRefused(
 }
 
 /// The intake log through a real dunst: "Water goal reached!", and the reminders the daemon skips or moves.
-@Suite(.serialized) struct IntakeDunstTests {
+@Suite(.serialized, .ownThread) struct IntakeDunstTests {
     @Test func eightCupsPostOneWaterGoalReached() throws {
         let (dunst, w8) = try W8Sandbox.onNewDunst()
         defer { dunst.stop() }

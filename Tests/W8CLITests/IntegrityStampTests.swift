@@ -7,7 +7,7 @@ import W8TestSupport
 /// The whole-file check off the hot path (issue 26): a changing command skips `PRAGMA quick_check` while the
 /// integrity stamp that the last checked w8 left beside the database still describes its files and is less than a
 /// day old; anything else checks first, and a damaged file is refused.
-@Suite struct IntegrityStampTests {
+@Suite(.ownThread) struct IntegrityStampTests {
     /// Overwrites a page in the middle of the entry table, as `CLICorruptDatabaseTests` does; with `keepTimes`,
     /// puts the file's modification time back, so that its size, inode and times are what w8 left.
     func damage(_ w8: W8Sandbox, keepTimes: Bool) throws {

@@ -3,7 +3,7 @@ import Testing
 import W8TestHarness
 
 /// The man page says what the binary does: the backup it writes, the keys it prints, its exit statuses.
-@Suite struct CLIManPageTests {
+@Suite(.ownThread) struct CLIManPageTests {
     static let manPage = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("doc/w8.1")
 

@@ -5,7 +5,7 @@ import W8TestHarness
 import W8TestSupport
 
 /// The built `w8` against real notification servers: dunst under Xvfb on a private bus, no server, a hung one.
-@Suite(.serialized) struct CLINotificationTests {
+@Suite(.serialized, .ownThread) struct CLINotificationTests {
     static var artifacts: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()

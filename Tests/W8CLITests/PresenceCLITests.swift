@@ -8,7 +8,7 @@ private let monday = TestClock.day(TestClock.daysBack(to: 2))
 /// Issue 39 through the real daemon on dunst: reminders that fall due while the person is away (the session
 /// locked through a logind stand-in, dunst paused, the machine suspended) are held and shown once when they are back.
 /// The daemon's clock runs 60 times faster, so the 15-minute reminders come every 15 real seconds.
-@Suite(.serialized) struct PresenceCLITests {
+@Suite(.serialized, .ownThread) struct PresenceCLITests {
     /// Runs `body` on a new dunst whose system bus is a new logind stand-in's, with water reminders every 15
     /// minutes from 07:00 (the weigh-in, off unless `settings` turn it on, at 09:10) and `settings`; stops both after.
     static func withSession(

@@ -5,7 +5,7 @@ import W8TestHarness
 /// The data directory on a read-only file system (issue 26): commands that read work, a change fails with one
 /// line and exit 73, and `w8 doctor` says what is wrong. As root (CI), the directory is a read-only bind mount in a
 /// private mount namespace (`unshare -m`), since root writes through mode 0555; as anyone else it is mode 0555.
-@Suite struct ReadOnlyDataTests {
+@Suite(.ownThread) struct ReadOnlyDataTests {
     /// Runs `w8 arguments` with the data directory read only.
     static func readOnly(_ w8: W8Sandbox, _ arguments: [String]) throws -> W8Run {
         let directory = (w8.databasePath as NSString).deletingLastPathComponent

@@ -8,7 +8,7 @@ import W8TestHarness
 private let sunday = TestClock.daysBack(to: 1)
 
 /// The daemon's reminder buttons against a notification server on a private bus that presses one (issue 15).
-@Suite(.serialized) struct ReminderButtonTests {
+@Suite(.serialized, .ownThread) struct ReminderButtonTests {
     /// A sandbox with the hourly hydration reminder on, the summary off, and a 300 ml cup and a 750 ml bottle.
     func sandbox(_ server: ButtonNotificationServer) throws -> W8Sandbox {
         let w8 = try W8Sandbox(bus: server.bus)

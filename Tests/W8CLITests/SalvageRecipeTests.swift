@@ -5,7 +5,7 @@ import W8TestSupport
 
 /// The recipe `w8 doctor` prints for a damaged database works as printed (issue 26): run word for word, it saves
 /// every readable entry, moves the file aside and restores them.
-@Suite struct CLISalvageRecipeTests {
+@Suite(.ownThread) struct CLISalvageRecipeTests {
     /// Writes the same 3000 bytes every run over the page `page` (1-based) of the database file.
     func damage(_ w8: W8Sandbox, page: Int) throws {
         let handle = try FileHandle(forUpdating: URL(fileURLWithPath: w8.databasePath))

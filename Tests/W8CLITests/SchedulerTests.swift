@@ -9,7 +9,7 @@ import W8TestSupport
 private let sunday = TestClock.daysBack(to: 1)
 
 /// The built `w8 daemon` and `w8 summary --send --if-due` under faketime, posting to a real dunst.
-@Suite(.serialized) struct CLISchedulerTests {
+@Suite(.serialized, .ownThread) struct CLISchedulerTests {
     func faketime(_ w8: W8Sandbox, at start: String, _ arguments: [String]) throws -> W8Run {
         try w8.run(clock: "@\(start)", arguments)
     }
@@ -154,7 +154,7 @@ final class LockedRuns: @unchecked Sendable {
 }
 
 /// Reminders from the daemon, and their closing when the person weighs in.
-@Suite(.serialized) struct CLIReminderTests {
+@Suite(.serialized, .ownThread) struct CLIReminderTests {
     @Test func weighInReminderFiresAndLoggingClosesIt() throws {
         let (dunst, w8) = try W8Sandbox.onNewDunst()
         defer { dunst.stop() }

@@ -8,7 +8,7 @@ import W8TestSupport
 /// xfce4-notifyd and notification-daemon under Xvfb, mako in a headless sway. The icons are installed the way
 /// `make install` puts them under /usr/local/share; the servers' answers are read from a D-Bus monitor, from the
 /// server itself where it has a command for it, and from a screenshot kept in `.build/screenshots/`.
-@Suite(.serialized) struct NotificationServerTests {
+@Suite(.serialized, .ownThread) struct NotificationServerTests {
     /// What each server calls itself in GetServerInformation.
     static let names: [NotificationServerKind: String] = [
         .dunst: "dunst", .xfce4Notifyd: "Xfce Notify Daemon", .notificationDaemon: "Notification Daemon", .mako: "mako",

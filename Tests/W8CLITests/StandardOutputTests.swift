@@ -4,7 +4,7 @@ import W8TestHarness
 
 /// Output that did not reach its reader (issue 26): a full device or a closed standard output is exit 74 with one
 /// line on stderr; a reader that stops early (`| head`) is no error message.
-@Suite struct StandardOutputTests {
+@Suite(.ownThread) struct StandardOutputTests {
     static func sandbox() throws -> W8Sandbox {
         let w8 = try W8Sandbox()
         for weight in ["181", "180.5", "180"] {

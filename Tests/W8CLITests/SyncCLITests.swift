@@ -8,7 +8,7 @@ import W8TestSupport
 /// Two machines, each a w8 home beside its own real Syncthing (Debian's 1.19.2, on loopback), sharing one folder:
 /// the built `w8` keeps one history on both. Every wait names what it waits for (`SyncthingPair.waitInSync`, which
 /// rescans both sides and waits until each has everything the other has); nothing sleeps blindly.
-@Suite(.serialized) struct SyncCLITests {
+@Suite(.serialized, .ownThread) struct SyncCLITests {
     /// Machine A and machine B, joined to the pair's folder.
     struct Machines {
         let pair: SyncthingPair

@@ -5,7 +5,7 @@ import W8TestHarness
 /// The harness's two real Syncthing instances on loopback (`SyncthingPair`), checked with plain files, no w8: what
 /// one side writes reaches the other byte for byte, and edits made on both sides while one paused the other end
 /// in Syncthing's conflict copy once it resumes.
-@Suite(.serialized) struct SyncthingPairTests {
+@Suite(.serialized, .ownThread) struct SyncthingPairTests {
     @Test func aFileReachesTheOtherSideAndAnAppendedLineComesBack() throws {
         let pair = try SyncthingPair()
         defer { pair.stop() }

@@ -3,7 +3,7 @@ import Testing
 import W8TestHarness
 
 /// The systemd user units and `w8 systemd`: checked by systemd's own tools and through the built binary.
-@Suite struct SystemdTests {
+@Suite(.ownThread) struct SystemdTests {
     static let units = ["w8trackr.service", "w8trackr-summary.service", "w8trackr-summary.timer"]
 
     /// The repository's `systemd/` directory, where the packaged units live.

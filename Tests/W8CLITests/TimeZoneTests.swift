@@ -4,7 +4,7 @@ import W8TestHarness
 
 /// `TZ` read as glibc reads it (issue 26): w8 shows the times `date` shows, whatever form the zone takes, and says
 /// so when it cannot follow it exactly; it never falls back to UTC in silence.
-@Suite struct TimeZoneTests {
+@Suite(.ownThread) struct TimeZoneTests {
     /// What `date` prints for 2026-01-10 12:00 local time under `tz`, as ISO 8601 with the offset.
     func date(_ w8: W8Sandbox, _ tz: String) throws -> String {
         var environment = w8.environment

@@ -4,7 +4,7 @@ import W8Core
 import W8TestHarness
 
 /// Trend weight, weekly rate and forecast in `w8 status` and `w8 summary`, run at a fixed moment (libfaketime).
-@Suite struct TrendCLITests {
+@Suite(.ownThread) struct TrendCLITests {
     /// A frozen clock (`faketime -f` with an absolute time): the output does not depend on how long a run takes.
     static let now = "2026-11-21 12:00:00"
 

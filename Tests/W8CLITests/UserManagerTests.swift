@@ -5,7 +5,7 @@ import W8TestHarness
 /// The systemd user units under a real systemd 252 user manager (issue 25): Debian's `systemd --user` for a
 /// throwaway user in a private mount namespace, with its socket-activated session bus, a volatile journal and dunst
 /// as a unit of its own (`Tests/Support/user_manager.py`). The built `w8` is copied where that user can run it.
-@Suite(.serialized) struct UserManagerTests {
+@Suite(.serialized, .ownThread) struct UserManagerTests {
     /// A command's outcome as the user ran it.
     struct Run {
         var status: Int

@@ -4,7 +4,7 @@ import W8TestHarness
 
 /// The scale and band vendors' exports (`Tests/Fixtures/import/README.md`) imported by the built `w8`, and checked
 /// against `w8 log --json` / `w8 activity --json` and against a second reader, `Tests/Support/vendor_totals.py`.
-@Suite struct VendorImportCLITests {
+@Suite(.ownThread) struct VendorImportCLITests {
     static let weightFixtures = [
         "withings/weight.csv", "withings/weight-de.csv", "com.samsung.health.weight.20250331090000.csv",
     ]

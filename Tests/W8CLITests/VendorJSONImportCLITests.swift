@@ -4,7 +4,7 @@ import W8TestHarness
 
 /// Fitbit's and Garmin's JSON exports (`Tests/Fixtures/import/README.md`) imported by the built `w8`, and checked
 /// against `w8 log --json`, `w8 activity --json` and a second reader, `Tests/Support/vendor_json_totals.py`.
-@Suite struct VendorJSONImportCLITests {
+@Suite(.ownThread) struct VendorJSONImportCLITests {
     static let fixtures = [
         "weight-2024-03-01.json", "steps-2024-03-09.json", "12345678_userBioMetrics.json",
         "UDSFile_2024-03-01_2024-06-09.json",

@@ -7,7 +7,7 @@ import W8TestHarness
 private let saturday = TestClock.daysBack(to: 7)
 
 /// `w8 widget` in every format, run by the built binary at a fixed moment (libfaketime): golden outputs.
-@Suite struct WidgetTests {
+@Suite(.ownThread) struct WidgetTests {
     /// A frozen clock (`faketime -f` with an absolute time): the output does not depend on how long a run takes.
     static let now = "\(TestClock.day(saturday)) 12:00:00"
     static let formats = ["text", "json", "waybar", "i3blocks", "polybar"]

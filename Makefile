@@ -153,6 +153,7 @@ TEST_ENV := env -u LANGUAGE -u LC_ALL -u LC_MESSAGES -u LC_TIME -u LC_NUMERIC -u
 # test's second run from 716 s to 488 s and the moved clock's from 560 s to 418 s, with every test passing.
 TEST_WIDTH ?= 4
 TEST_PARALLEL := --experimental-maximum-parallelization-width $(TEST_WIDTH)
+export W8_TEST_WIDTH := $(TEST_WIDTH)
 
 # Builds everything and runs every test: domain, store, the built CLI, real notifications through dunst,
 # xfce4-notifyd, notification-daemon and mako (and waybar) on private buses and displays, then the .deb and the
